@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# configfs-ng: build, run, check. See README.md.
+#
+#   make              build the module, the samples, the tool, the tests
+#   make run          boot a throwaway VM with our configfs and the sample
+#   make check        every check and test; CONFIGFS=stock|ours|"ours stock"
+#   make lint         the static checks alone
+#   make clean        back to the tree as cloned
+
+CNG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/configfs-ng
+ifdef KVER
+ENV_MK := $(CNG_CACHE)/env-$(KVER).mk
+else
+ENV_MK := $(CNG_CACHE)/env.mk
+endif
+
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+include $(ENV_MK)
+endif
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+CONFIGFS ?= ours stock
+export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS
+
+USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
+GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
+		 $(wildcard tests/guest/*.c))
+
+all: module samples tool guest-progs
+
+$(ENV_MK): scripts/prereqs.sh
+	KVER=$(KVER) scripts/prereqs.sh
+
+prereqs:
+	KVER=$(KVER) scripts/prereqs.sh
+
+module:
+	$(MAKE) -C $(KDIR) M=$(TOP)/module W=1 KCFLAGS=-Werror modules
+
+samples: module
+	$(MAKE) -C $(KDIR) M=$(TOP)/samples W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+	mkdir -p $(BUILD)/samples
+	cp samples/*.ko $(BUILD)/samples/
+
+tool:
+	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs; fi
+
+$(BUILD)/tests/init: tests/qemu/init.c
+	mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -static -o $@ $<
+
+$(BUILD)/tests/bin/%: tests/guest/%.c
+	mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
+
+guest-progs: $(BUILD)/tests/init $(GUEST_PROGS)
+	mkdir -p $(BUILD)/tests/bin
+	if [ -x tools/configfs/configfs ]; then \
+		cp tools/configfs/configfs $(BUILD)/tests/bin/; fi
+
+run: all
+	scripts/run-demo.sh
+
+check: all
+	scripts/check.sh
+
+lint: module
+	scripts/check.sh lint
+
+clean:
+	find module samples \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
+		-o -name 'modules.order' -o -name '.*.d' \) -delete
+	rm -rf module/.tmp_versions samples/.tmp_versions $(BUILD)
+	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
+	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
+
+.PHONY: all prereqs module samples tool guest-progs run check lint clean

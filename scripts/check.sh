@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every check of `make check`, as one TAP stream ending in
+# "N passed, N failed". With "lint", the static checks alone.
+#
+# Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
+# the guest suite once per module named in $CONFIGFS ("ours", "stock"),
+# and the runner's self-test. Expects the environment of the top Makefile
+# (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
+set -u
+
+: "${TOP:?run me through make}" "${BUILD:?}" "${KDIR:?}" "${KIMG:?}"
+only=${1:-all}
+t0=$(date +%s)
+out=$BUILD/check
+rm -rf "$out"
+mkdir -p "$out"
+counter=$out/counter
+echo "0 0 0" > "$counter"
+
+# Renumber a TAP stream into ours and count its top-level results.
+tap() {
+	local line n p f s
+	while IFS= read -r line; do
+		read -r n p f s < "$counter"
+		case $line in
+		'ok '*|'not ok '*)
+			n=$((n + 1))
+			case $line in
+			'not ok '*) f=$((f + 1)); line="not ok $n ${line#not ok * }" ;;
+			*'# SKIP'*) s=$((s + 1)); line="ok $n ${line#ok * }" ;;
+			*) p=$((p + 1)); line="ok $n ${line#ok * }" ;;
+			esac
+			echo "$n $p $f $s" > "$counter"
+			;;
+		[0-9]*..[0-9]*) line="# plan $line" ;;
+		esac
+		printf '%s\n' "$line"
+	done
+}
+
+# step NAME CMD...: run CMD as one test; its output becomes diagnostics.
+step() {
+	local name=$1 log=$out/$1.log
+	shift
+	if "$@" > "$log" 2>&1; then
+		echo "ok 1 $name"
+	else
+		sed 's/^/    # /' "$log" | tail -n 60
+		echo "not ok 1 $name"
+	fi
+}
+
+lint_build() {
+	make -C "$KDIR" M="$TOP/module" W=1 KCFLAGS=-Werror modules
+}
+
+lint_sparse() {
+	local log=$out/sparse.out
+	make -C "$KDIR" M="$TOP/module" C=2 modules > "$log" 2>&1 || {
+		cat "$log"; return 1; }
+	if grep -E 'warning:|error:' "$log"; then return 1; fi
+}
+
+lint_checkpatch() {
+	local cp=$KSRC/scripts/checkpatch.pl files spelling
+	files=$(cd "$TOP" && git ls-files '*.c' '*.h' 2>/dev/null)
+	[ -n "$files" ] || files=$(cd "$TOP" && find module samples tools \
+		tests bench -name '*.[ch]' 2>/dev/null)
+	spelling=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
+	# shellcheck disable=SC2086
+	(cd "$TOP" && perl "$cp" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		${spelling:+--codespell --codespellfile "$spelling"} -f $files)
+}
+
+lint_abi() {
+	"$TOP/scripts/abi-check.sh"
+}
+
+{
+	echo "TAP version 13"
+	step lint_module_builds_with_w1_werror lint_build
+	step lint_sparse_reports_nothing lint_sparse
+	step lint_checkpatch_strict_reports_nothing lint_checkpatch
+	if [ -x "$TOP/scripts/abi-check.sh" ]; then
+		step lint_exports_and_crcs_match_stock lint_abi
+	fi
+
+	if [ "$only" = all ]; then
+		if [ -f "$TOP/tests/host/Makefile" ]; then
+			echo "# host tests"
+			make -s -C "$TOP/tests/host" check 2>&1 | sed 's/^/    /'
+			if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+				echo "ok 1 host_tests"
+			else
+				echo "not ok 1 host_tests"
+			fi
+		fi
+		for cf in $CONFIGFS; do
+			echo "# guest suite on $cf configfs"
+			"$TOP/scripts/guest-suite.sh" "$cf" \
+				"$TOP/tests/guest/check.list" "$out/guest-$cf"
+		done
+		echo "# the runner's self-test"
+		"$TOP/scripts/runner-selftest.sh" "${CONFIGFS%% *}" \
+			"$out/runner-selftest"
+	fi
+} | tap
+
+read -r n p f s < "$counter"
+echo "1..$n"
+echo "# wall time: $(( $(date +%s) - t0 )) s"
+echo "$p passed, $f failed${s:+, $s skipped}"
+[ "$f" -eq 0 ] && [ "$n" -gt 0 ]

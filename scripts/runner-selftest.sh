@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The runner's own test: run tests/qemu/selftest.list, whose tests fail,
+# hang, WARN and Oops on purpose between passing tests, and check that each
+# failure mode gives a failing verdict with the evidence shown while the
+# suite goes on. TAP on stdout.
+#
+# Usage: runner-selftest.sh WHICH OUTDIR
+set -u
+which=$1 out=$2
+: "${TOP:?}"
+mkdir -p "$out"
+"$TOP/scripts/guest-suite.sh" "$which" "$TOP/tests/qemu/selftest.list" \
+	"$out" > "$out/tap" 2>&1
+status=$?
+sed 's/^/    # /' "$out/tap"
+
+n=0
+expect() {	# expect NAME PATTERN: PATTERN is a line of the runner's output
+	n=$((n + 1))
+	if grep -Eq -- "$2" "$out/tap"; then
+		echo "ok $n runner_$1"
+	else
+		echo "not ok $n runner_$1 # no line matches: $2"
+	fi
+}
+
+expect fails_a_failing_test '^not ok 1 [^ ]*runner/fail.sh # exit status 1$'
+expect goes_on_after_a_failure '^ok 2 [^ ]*runner/pass.sh'
+expect times_out_a_hung_test '^not ok 3 [^ ]*runner/hang.sh # timed out'
+expect goes_on_after_a_hang '^ok 4 [^ ]*runner/pass.sh'
+expect fails_a_test_whose_kernel_log_warns \
+	'^not ok 5 [^ ]*runner/warn.sh # kernel log reports a bug'
+expect shows_the_warning_in_the_log \
+	'# >>> WARNING: .*cng_fault'
+expect goes_on_after_a_warning '^ok 6 [^ ]*runner/pass.sh'
+expect fails_a_test_that_kills_the_guest \
+	'^not ok 7 [^ ]*runner/oops.sh # guest died'
+expect shows_the_console_of_a_dead_guest \
+	'# .*(BUG: kernel NULL pointer dereference|Oops)'
+expect boots_again_after_a_dead_guest '^ok 8 [^ ]*runner/pass.sh'
+expect counts_the_verdicts ': 5 passed, 4 failed$'
+n=$((n + 1))
+if [ "$status" -ne 0 ]; then
+	echo "ok $n runner_exits_nonzero_on_failures"
+else
+	echo "not ok $n runner_exits_nonzero_on_failures"
+fi

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID 1 of the test guest: mounts the pseudo file systems, loads the chosen
+ * configfs module, mounts configfs, then either runs the test list or hands
+ * the console to a shell, and powers off.
+ *
+ * Test verdicts go to the verdict port, /dev/ttyS1, and nowhere else; the
+ * console (ttyS0) only carries the kernel log. After each test the kernel
+ * log written since the test began is scanned for reports of kernel bugs;
+ * any such report fails the test and is copied to the verdict port.
+ *
+ * Verdict port protocol, one line each, read by tests/qemu/run.sh:
+ *   #cng-start N NAME	test N begins
+ *   <four spaces>TEXT	the test's output, as KTAP subtest lines
+ *   ok N NAME / not ok N NAME # reason
+ *   #cng-abort		the guest can not go on; restart after test N
+ *   #cng-done		every test ran and the guest will power off
+ *
+ * Kernel command line parameters: cng.mode=test|run|tour,
+ * cng.configfs=ours|stock, cng.start=N (first test to run, from 1).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TEST_LIST	"/tests/list"
+#define OUR_MODULE	"/lib/modules/cng/configfs.ko"
+#define MAX_LOG_LINES	400
+
+static FILE *verdict;
+static int kmsg_fd = -1;
+static char mode[16] = "test";
+static char which_configfs[16] = "ours";
+static int start_at = 1;
+
+/* Substrings that mark a kernel report of a bug in the log. */
+static const char *const bad_markers[] = {
+	"BUG:", "BUG ", "kernel BUG", "WARNING:", "Oops", "refcount_t",
+	"general protection", "list_add corruption", "list_del corruption",
+	"slab error", "Poison overwritten", "Redzone", "Object padding",
+	"INFO: task", "blocked for more than", "soft lockup", "hard LOCKUP",
+	"UBSAN:", "KASAN:", "kmemleak:", "unreferenced object",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "lock held when returning",
+	"sleeping function called", "ODEBUG:", "Call Trace:", "RIP:",
+	"stack-protector", "usercopy:", "Kernel panic", NULL,
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "init: %s: %s\n", what, strerror(errno));
+	if (verdict)
+		fprintf(verdict, "#cng-abort init: %s: %s\n", what,
+			strerror(errno));
+	sync();
+	reboot(RB_POWER_OFF);
+	_exit(1);
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(verdict, fmt, ap);
+	va_end(ap);
+	fflush(verdict);
+}
+
+static void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, val, strlen(val)) < 0)
+		fprintf(stderr, "init: %s: %s\n", path, strerror(errno));
+	close(fd);
+}
+
+static void mount_pseudo(void)
+{
+	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
+	mkdir("/dev", 0755);
+	mkdir("/tmp", 01777);
+	mkdir("/run", 0755);
+	if (mount("proc", "/proc", "proc", 0, NULL))
+		die("mount /proc");
+	if (mount("sysfs", "/sys", "sysfs", 0, NULL))
+		die("mount /sys");
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
+		die("mount /dev");
+	mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
+	mount("tmpfs", "/run", "tmpfs", 0, "mode=0755");
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mkdir("/dev/pts", 0755);
+	mount("devpts", "/dev/pts", "devpts", 0, NULL);
+	mkdir("/dev/shm", 01777);
+	mount("tmpfs", "/dev/shm", "tmpfs", 0, "mode=1777");
+}
+
+static void parse_cmdline(void)
+{
+	char buf[4096], *tok, *save;
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		die("open /proc/cmdline");
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		die("read /proc/cmdline");
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (!strncmp(tok, "cng.mode=", 9))
+			snprintf(mode, sizeof(mode), "%s", tok + 9);
+		else if (!strncmp(tok, "cng.configfs=", 13))
+			snprintf(which_configfs, sizeof(which_configfs), "%s",
+				 tok + 13);
+		else if (!strncmp(tok, "cng.start=", 10))
+			start_at = atoi(tok + 10);
+	}
+}
+
+static void open_verdict(const char *path)
+{
+	struct termios tio;
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+
+	if (fd < 0) {
+		verdict = stdout;
+		die(path);
+	}
+	if (!tcgetattr(fd, &tio)) {
+		cfmakeraw(&tio);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	verdict = fdopen(fd, "w");
+	if (!verdict)
+		die("fdopen verdict");
+	setvbuf(verdict, NULL, _IOLBF, 0);
+}
+
+static int load_module(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static void load_configfs(void)
+{
+	char path[256];
+	struct utsname uts;
+	int ret;
+
+	uname(&uts);
+	if (!strcmp(which_configfs, "stock"))
+		snprintf(path, sizeof(path),
+			 "/lib/modules/%s/kernel/fs/configfs/configfs.ko",
+			 uts.release);
+	else
+		snprintf(path, sizeof(path), "%s", OUR_MODULE);
+	ret = load_module(path, "");
+	if (ret) {
+		errno = -ret;
+		die(path);
+	}
+	if (mount("none", "/sys/kernel/config", "configfs", 0, NULL))
+		die("mount configfs");
+}
+
+/*
+ * Kernel log scanning. /dev/kmsg gives one record per read(); records that
+ * were overwritten before we read them give EPIPE and are skipped.
+ */
+static bool line_is_bad(const char *msg)
+{
+	int i;
+
+	for (i = 0; bad_markers[i]; i++)
+		if (strstr(msg, bad_markers[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Read the kernel log written since the last call. When it holds a report,
+ * copy the whole stretch to the verdict port. Returns true when clean.
+ */
+static bool scan_kmsg(void)
+{
+	static char rec[8192];
+	char **lines = NULL;
+	int nlines = 0, i;
+	bool clean = true;
+
+	for (;;) {
+		ssize_t n = read(kmsg_fd, rec, sizeof(rec) - 1);
+		char *msg, *nl;
+
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		if (line_is_bad(msg))
+			clean = false;
+		if (nlines < MAX_LOG_LINES) {
+			lines = realloc(lines, sizeof(*lines) * (nlines + 1));
+			lines[nlines++] = strdup(msg);
+		}
+	}
+	if (!clean) {
+		say("    # kernel log during this test:\n");
+		for (i = 0; i < nlines; i++)
+			say("    # %s%s\n", line_is_bad(lines[i]) ? ">>> " : "",
+			    lines[i]);
+	}
+	for (i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	return clean;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Forward the test's output line by line, indented as a KTAP subtest. */
+static void forward(char *buf, size_t *len, bool flush_all)
+{
+	char *p = buf, *nl;
+
+	while ((nl = memchr(p, '\n', buf + *len - p))) {
+		*nl = '\0';
+		say("    %s\n", p);
+		p = nl + 1;
+	}
+	*len -= p - buf;
+	memmove(buf, p, *len);
+	if (flush_all && *len) {
+		say("    %.*s\n", (int)*len, buf);
+		*len = 0;
+	}
+}
+
+enum run_result { RUN_EXITED, RUN_TIMEOUT, RUN_STUCK };
+
+/* Run argv with a deadline; returns how it ended and its wait status. */
+static enum run_result run_test(char *const argv[], int timeout, int *status)
+{
+	char buf[4096];
+	size_t len = 0;
+	double deadline = now() + timeout;
+	int pfd[2];
+	pid_t pid;
+	bool open_pipe = true;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		setsid();
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		if (chdir("/tests"))
+			_exit(127);
+		execv(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (open_pipe) {
+		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
+		int left = (int)((deadline - now()) * 1000);
+		ssize_t n;
+
+		if (left <= 0)
+			break;
+		if (poll(&pf, 1, left) <= 0)
+			continue;
+		n = read(pfd[0], buf + len, sizeof(buf) - 1 - len);
+		if (n <= 0) {
+			open_pipe = false;
+			break;
+		}
+		len += n;
+		if (len == sizeof(buf) - 1) {
+			buf[len++] = '\n';
+		}
+		forward(buf, &len, false);
+	}
+	forward(buf, &len, true);
+	close(pfd[0]);
+	if (!open_pipe) {
+		/* Output closed; give the process the rest of its time. */
+		while (now() < deadline) {
+			if (waitpid(pid, status, WNOHANG) == pid) {
+				kill(-pid, SIGKILL);
+				return RUN_EXITED;
+			}
+			usleep(20000);
+		}
+	}
+	kill(-pid, SIGKILL);
+	for (deadline = now() + 10; now() < deadline; usleep(50000))
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return RUN_TIMEOUT;
+	return RUN_STUCK;
+}
+
+struct test {
+	char name[128];
+	int timeout;
+};
+
+static int read_list(struct test **tests)
+{
+	FILE *f = fopen(TEST_LIST, "r");
+	char line[512];
+	int n = 0;
+
+	*tests = NULL;
+	if (!f)
+		die(TEST_LIST);
+	while (fgets(line, sizeof(line), f)) {
+		struct test t = { .timeout = 60 };
+
+		if (sscanf(line, "%127s %d", t.name, &t.timeout) < 1 ||
+		    t.name[0] == '#')
+			continue;
+		*tests = realloc(*tests, sizeof(**tests) * (n + 1));
+		(*tests)[n++] = t;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Unload every module, configfs last, as proof that nothing holds them. */
+static bool unload_all(void)
+{
+	char line[256], name[64];
+	bool progress = true, left = false;
+
+	while (progress) {
+		FILE *f = fopen("/proc/modules", "r");
+
+		progress = false;
+		left = false;
+		if (!f)
+			return false;
+		while (fgets(line, sizeof(line), f)) {
+			int refs;
+
+			if (sscanf(line, "%63s %*u %d", name, &refs) != 2)
+				continue;
+			left = true;
+			if (refs == 0 && !syscall(SYS_delete_module, name,
+						  O_NONBLOCK))
+				progress = true;
+		}
+		fclose(f);
+		if (progress)
+			continue;
+		/* configfs stays loaded while mounted. */
+		if (umount("/sys/kernel/config") == 0)
+			progress = true;
+	}
+	if (left) {
+		FILE *f = fopen("/proc/modules", "r");
+
+		while (f && fgets(line, sizeof(line), f))
+			say("    # still loaded: %s", line);
+		if (f)
+			fclose(f);
+	}
+	return !left;
+}
+
+static void run_tests(void)
+{
+	struct test *tests;
+	int n = read_list(&tests), i;
+	bool clean;
+
+	say("#cng-boot configfs=%s start=%d tests=%d\n", which_configfs,
+	    start_at, n);
+	if (!scan_kmsg())
+		say("#cng-abort kernel log not clean after boot and mount\n");
+	for (i = start_at - 1; i < n; i++) {
+		char path[256];
+		char *argv[3] = { path, NULL, NULL };
+		enum run_result res;
+		int status = 0;
+		double t0 = now();
+
+		say("#cng-start %d %s\n", i + 1, tests[i].name);
+		snprintf(path, sizeof(path), "/tests/%s", tests[i].name);
+		if (access(path, X_OK))
+			snprintf(path, sizeof(path), "/tests/bin/%s",
+				 tests[i].name);
+		res = run_test(argv, tests[i].timeout, &status);
+		/* Let deferred work and RCU callbacks report before the scan. */
+		usleep(100000);
+		clean = scan_kmsg();
+		if (res == RUN_STUCK) {
+			say("not ok %d %s # hung in the kernel past its %d s timeout; unkillable\n",
+			    i + 1, tests[i].name, tests[i].timeout);
+			say("#cng-abort test %d left an unkillable task\n",
+			    i + 1);
+			return;
+		}
+		if (res == RUN_TIMEOUT)
+			say("not ok %d %s # timed out after %d s\n", i + 1,
+			    tests[i].name, tests[i].timeout);
+		else if (!clean)
+			say("not ok %d %s # kernel log reports a bug\n", i + 1,
+			    tests[i].name);
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+			say("ok %d %s # SKIP\n", i + 1, tests[i].name);
+		else if (!WIFEXITED(status) || WEXITSTATUS(status))
+			say("not ok %d %s # exit status %d\n", i + 1,
+			    tests[i].name, WIFEXITED(status) ?
+			    WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		else
+			say("ok %d %s # %.1f s\n", i + 1, tests[i].name,
+			    now() - t0);
+	}
+	say("#cng-start %d unload_all_modules\n", n + 1);
+	clean = unload_all();
+	if (!scan_kmsg() || !clean)
+		say("not ok %d unload_all_modules\n", n + 1);
+	else
+		say("ok %d unload_all_modules\n", n + 1);
+	say("#cng-done\n");
+}
+
+static void run_shell(const char *script)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		int fd;
+
+		setsid();
+		fd = open("/dev/console", O_RDWR);
+		if (fd >= 0) {
+			ioctl(fd, TIOCSCTTY, 1);
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (chdir("/sys/kernel/config"))
+			_exit(127);
+		if (script)
+			execl("/bin/sh", "sh", script, NULL);
+		else
+			execl("/bin/sh", "-sh", NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, NULL, 0) != pid)
+		;
+}
+
+int main(void)
+{
+	mount_pseudo();
+	parse_cmdline();
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin:/tests/bin", 1);
+	setenv("HOME", "/root", 1);
+	setenv("TERM", "linux", 0);
+	setenv("CNG_CONFIGFS", which_configfs, 1);
+	write_file("/proc/sys/kernel/hung_task_timeout_secs", "20");
+	write_file("/proc/sys/kernel/printk_ratelimit", "0");
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg_fd < 0)
+		die("open /dev/kmsg");
+	if (!strcmp(mode, "test"))
+		open_verdict("/dev/ttyS1");
+	else
+		open_verdict("/dev/console");
+	system("/bin/busybox ip link set lo up");
+	load_configfs();
+	if (!strcmp(mode, "test")) {
+		run_tests();
+	} else {
+		system("/bin/sh /tests/setup-run.sh");
+		run_shell(strcmp(mode, "tour") ? NULL : "/tests/tour.sh");
+	}
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}

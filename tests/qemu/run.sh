@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the test guest and turn what it reports into TAP on stdout.
+#
+# Usage: run.sh [options]
+#   --kernel FILE      bzImage to boot
+#   --initrd FILE      initramfs from mkinitramfs.sh
+#   --list FILE        the test list baked into the initramfs (to count)
+#   --configfs WHICH   ours | stock
+#   --out DIR          where console logs go
+#   --append ARGS      more kernel command line
+#   --label TEXT       prefix of test names in the TAP output
+#
+# The guest reports on its second serial port, which QEMU connects to our
+# stdin pipe; the console (kernel log) goes to a file per boot. A test that
+# kills or hangs the guest is failed with the console shown, and the guest
+# is booted again to go on with the next test. Exit status: 0 when every
+# test passed.
+set -u
+
+kernel= initrd= list= configfs=ours out= append= label=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift ;;
+	--initrd) initrd=$2; shift ;;
+	--list) list=$2; shift ;;
+	--configfs) configfs=$2; shift ;;
+	--out) out=$2; shift ;;
+	--append) append=$2; shift ;;
+	--label) label=$2; shift ;;
+	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+mkdir -p "$out"
+
+names=()
+timeouts=()
+while read -r name tmo _; do
+	case $name in ''|'#'*) continue ;; esac
+	names+=("$name")
+	timeouts+=("${tmo:-60}")
+done < "$list"
+ntests=$(( ${#names[@]} + 1 ))	# the guest's final unload check counts too
+names+=("unload_all_modules")
+timeouts+=(120)
+
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+QEMU_MEM=${QEMU_MEM:-1024}
+QEMU_SMP=${QEMU_SMP:-2}
+cmdline="console=ttyS0 loglevel=6 panic=-1 oops=panic slub_debug=FZPU page_poison=1 init_on_free=1 printk.devkmsg=on watchdog_thresh=30 hung_task_panic=0 cng.mode=test cng.configfs=$configfs $append"
+
+passed=0
+failed=0
+start=1
+boot=0
+
+report() {	# report OK|FAIL NUM NAME [REASON]
+	local verdict=$1 num=$2 name=$3 reason=${4:-}
+	if [ "$verdict" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $num $label$name${reason:+ # $reason}"
+	else
+		failed=$((failed + 1))
+		echo "not ok $num $label$name${reason:+ # $reason}"
+	fi
+}
+
+show_console() {	# show_console FILE: the guest console's tail, as comments
+	echo "    # guest console (last 80 lines of $1):"
+	tail -n 80 "$1" | tr -d '\r' | sed 's/^/    # /'
+}
+
+echo "1..$ntests"
+while [ "$start" -le "$ntests" ]; do
+	boot=$((boot + 1))
+	console=$out/console-$boot.log
+	fifo=$out/verdict.fifo
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	qemu-system-x86_64 -accel tcg -cpu max -smp "$QEMU_SMP" -m "$QEMU_MEM" \
+		-nodefaults -display none -no-reboot -monitor none \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "$cmdline cng.start=$start" \
+		-serial "file:$console" -serial stdio \
+		< /dev/null > "$fifo" 2> "$out/qemu-$boot.err" &
+	qpid=$!
+	exec 3< "$fifo"
+
+	current=0
+	reported=0
+	done_ok=
+	aborted=
+	limit=$BOOT_TIMEOUT
+	while :; do
+		IFS= read -r -t "$limit" line <&3
+		rc=$?
+		if [ "$rc" -gt 128 ]; then
+			kill -9 "$qpid" 2>/dev/null
+			why="guest silent for $limit s (hang)"
+			break
+		elif [ "$rc" -ne 0 ]; then
+			why="guest died"
+			break
+		fi
+		line=${line%$'\r'}
+		case $line in
+		'#cng-boot'*) ;;
+		'#cng-start '*)
+			set -- $line
+			current=$2
+			limit=$(( ${timeouts[$((current - 1))]} + 60 ))
+			echo "# $label${names[$((current - 1))]}"
+			;;
+		'#cng-done'*) done_ok=1; break ;;
+		'#cng-abort'*) aborted=${line#\#cng-abort }; ;;
+		'ok '*|'not ok '*)
+			reason=
+			case $line in *' # '*) reason=${line#* # } ;; esac
+			verdict=ok
+			set -- ${line%% # *}
+			[ "$1" = not ] && { verdict=fail; shift; }
+			report "$verdict" "$2" "$3" "$reason"
+			reported=$2
+			limit=$BOOT_TIMEOUT
+			;;
+		*) echo "$line" ;;
+		esac
+		[ -n "$aborted" ] && [ "$current" -gt 0 ] && break
+	done
+	exec 3<&-
+	# Give QEMU a moment to power off by itself, then make sure.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$qpid" 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -9 "$qpid" 2>/dev/null
+	wait "$qpid" 2>/dev/null
+	rm -f "$fifo"
+	[ -n "$done_ok" ] && break
+
+	if [ -n "$aborted" ]; then
+		echo "# guest aborted: $aborted"
+		if [ "$current" -eq 0 ]; then
+			report fail "$start" "${names[$((start - 1))]}" "guest could not start the tests: $aborted"
+			show_console "$console"
+			current=$start
+		fi
+	else
+		# The guest died or hung inside test $current, while booting,
+		# or between two tests (then the next one is charged).
+		[ "$current" -eq 0 ] && current=$start
+		[ "$reported" -eq "$current" ] && current=$((current + 1))
+		[ "$current" -gt "$ntests" ] && break
+		report fail "$current" "${names[$((current - 1))]}" "$why"
+		show_console "$console"
+	fi
+	start=$((current + 1))
+done
+
+echo "# ${label%:}: $passed passed, $failed failed"
+echo "$passed $failed" > "$out/counts"
+[ "$failed" -eq 0 ]
