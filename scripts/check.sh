@@ -98,10 +98,11 @@ lint_abi() {
 				echo "not ok 1 host_tests"
 			fi
 		fi
+		cat "$TOP"/tests/guest/*.list > "$out/check.list"
 		for cf in $CONFIGFS; do
 			echo "# guest suite on $cf configfs"
-			"$TOP/scripts/guest-suite.sh" "$cf" \
-				"$TOP/tests/guest/check.list" "$out/guest-$cf"
+			"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
+				"$out/guest-$cf"
 		done
 		echo "# the runner's self-test"
 		"$TOP/scripts/runner-selftest.sh" "${CONFIGFS%% *}" \

@@ -7,6 +7,8 @@
 # Environment: TOP (repository), BUILD (build output), KIMG (unpacked
 # linux-image package), KVER, LIST (the test list), EXTRA_KMODS (more in-tree
 # modules to include), EXTRA_LIST (another list file appended to ours).
+# Every tests/qemu/initramfs.d/*.list is read after initramfs.list, so that
+# each test area declares what it needs in a file of its own.
 set -eu
 
 out=$1
@@ -45,7 +47,8 @@ add_line() {
 	esac
 }
 
-for list in "$here/initramfs.list" ${EXTRA_LIST:-}; do
+for list in "$here/initramfs.list" "$here"/initramfs.d/*.list ${EXTRA_LIST:-}; do
+	[ -f "$list" ] || continue
 	while read -r kind rest; do
 		case $kind in ''|'#'*) continue ;; esac
 		# shellcheck disable=SC2086
