@@ -5,6 +5,7 @@
 #   make              build the module, the samples, the tool, the tests
 #   make run          boot a throwaway VM with our configfs and the sample
 #   make check        every check and test; CONFIGFS=stock|ours|"ours stock"
+#   make guest        the guest suite alone (LIST=file for one list)
 #   make lint         the static checks alone
 #   make clean        back to the tree as cloned
 
@@ -67,6 +68,10 @@ run: all
 check: all
 	scripts/check.sh
 
+# The guest suite alone, or one list: make guest LIST=tests/guest/x.list
+guest: all
+	scripts/check.sh guest
+
 lint: module
 	scripts/check.sh lint
 
@@ -78,4 +83,5 @@ clean:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module samples tool guest-progs run check lint clean
+.PHONY: all prereqs module samples tool guest-progs run check guest lint \
+	clean

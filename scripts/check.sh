@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every check of `make check`, as one TAP stream ending in
-# "N passed, N failed". With "lint", the static checks alone.
+# "N passed, N failed". With "lint", the static checks alone; with "guest",
+# the guest suites alone (every tests/guest/*.list, or $LIST).
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
@@ -79,35 +80,53 @@ lint_abi() {
 	"$TOP/scripts/abi-check.sh"
 }
 
-{
-	echo "TAP version 13"
+guest_suites() {
+	local cf
+	if [ -n "${LIST:-}" ]; then
+		cp "$LIST" "$out/check.list"
+	else
+		cat "$TOP"/tests/guest/*.list > "$out/check.list"
+	fi
+	for cf in $CONFIGFS; do
+		echo "# guest suite on $cf configfs"
+		"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
+			"$out/guest-$cf"
+	done
+}
+
+lint_steps() {
 	step lint_module_builds_with_w1_werror lint_build
 	step lint_sparse_reports_nothing lint_sparse
 	step lint_checkpatch_strict_reports_nothing lint_checkpatch
 	if [ -x "$TOP/scripts/abi-check.sh" ]; then
 		step lint_exports_and_crcs_match_stock lint_abi
 	fi
+}
 
-	if [ "$only" = all ]; then
-		if [ -f "$TOP/tests/host/Makefile" ]; then
-			echo "# host tests"
-			make -s -C "$TOP/tests/host" check 2>&1 | sed 's/^/    /'
-			if [ "${PIPESTATUS[0]}" -eq 0 ]; then
-				echo "ok 1 host_tests"
-			else
-				echo "not ok 1 host_tests"
-			fi
-		fi
-		cat "$TOP"/tests/guest/*.list > "$out/check.list"
-		for cf in $CONFIGFS; do
-			echo "# guest suite on $cf configfs"
-			"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
-				"$out/guest-$cf"
-		done
-		echo "# the runner's self-test"
-		"$TOP/scripts/runner-selftest.sh" "${CONFIGFS%% *}" \
-			"$out/runner-selftest"
+host_tests() {
+	[ -f "$TOP/tests/host/Makefile" ] || return 0
+	echo "# host tests"
+	make -s -C "$TOP/tests/host" check 2>&1 | sed 's/^/    /'
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		echo "ok 1 host_tests"
+	else
+		echo "not ok 1 host_tests"
 	fi
+}
+
+runner_selftest() {
+	echo "# the runner's self-test"
+	"$TOP/scripts/runner-selftest.sh" "${CONFIGFS%% *}" \
+		"$out/runner-selftest"
+}
+
+{
+	echo "TAP version 13"
+	case $only in
+	lint)	lint_steps ;;
+	guest)	guest_suites ;;
+	*)	lint_steps; host_tests; guest_suites; runner_selftest ;;
+	esac
 } | tap
 
 read -r n p f s < "$counter"
