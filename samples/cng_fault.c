@@ -10,6 +10,9 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+/* Never set: the oops parameter reads through it. */
+static int *cng_fault_nowhere;
+
 static int cng_fault_warn_set(const char *val, const struct kernel_param *kp)
 {
 	WARN(1, "cng_fault: WARN requested through the warn parameter\n");
@@ -18,10 +21,8 @@ static int cng_fault_warn_set(const char *val, const struct kernel_param *kp)
 
 static int cng_fault_oops_set(const char *val, const struct kernel_param *kp)
 {
-	int *volatile nowhere = NULL;
-
 	pr_info("dereferencing NULL as requested\n");
-	return *nowhere;
+	return *READ_ONCE(cng_fault_nowhere);
 }
 
 static const struct kernel_param_ops cng_fault_warn_ops = {

@@ -59,7 +59,10 @@ lint_build() {
 
 lint_sparse() {
 	local log=$out/sparse.out
-	make -C "$KDIR" M="$TOP/module" C=2 modules > "$log" 2>&1 || {
+	{ make -C "$KDIR" M="$TOP/module" C=2 modules &&
+	  make -C "$KDIR" M="$TOP/samples" C=2 \
+		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules; } \
+		> "$log" 2>&1 || {
 		cat "$log"; return 1; }
 	if grep -E 'warning:|error:' "$log"; then return 1; fi
 }
@@ -69,7 +72,7 @@ lint_checkpatch() {
 	files=$(cd "$TOP" && git ls-files '*.c' '*.h' 2>/dev/null)
 	[ -n "$files" ] || files=$(cd "$TOP" && find module samples tools \
 		tests bench -name '*.[ch]' 2>/dev/null)
-	spelling=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
+	spelling=$(/usr/bin/python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
 	# shellcheck disable=SC2086
 	(cd "$TOP" && perl "$cp" --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \

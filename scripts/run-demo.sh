@@ -12,11 +12,13 @@ mkdir -p "$out"
 LIST=$out/empty.list "$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 if [ -t 0 ]; then
 	mode=run
+	bound=
 	echo "Booting the demo VM (TCG: about 10 s). Leave the shell with 'exit'."
 else
 	mode=tour
+	bound="timeout 600"
 fi
-exec qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1024 \
+exec $bound qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1024 \
 	-nodefaults -display none -no-reboot -monitor none \
 	-kernel "$KIMG/boot/vmlinuz-$KVER" -initrd "$out/initramfs.cpio.gz" \
 	-append "console=ttyS0 quiet loglevel=3 panic=-1 cng.mode=$mode cng.configfs=${CONFIGFS_RUN:-ours}" \

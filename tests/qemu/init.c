@@ -121,6 +121,7 @@ static void mount_pseudo(void)
 
 static void parse_cmdline(void)
 {
+	static const char delim[] = { ' ', '\n', '\0' };
 	char buf[4096], *tok, *save;
 	int fd = open("/proc/cmdline", O_RDONLY);
 	ssize_t n;
@@ -132,8 +133,9 @@ static void parse_cmdline(void)
 	if (n < 0)
 		die("read /proc/cmdline");
 	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
+
+	for (tok = strtok_r(buf, delim, &save); tok;
+	     tok = strtok_r(NULL, delim, &save)) {
 		if (!strncmp(tok, "cng.mode=", 9))
 			snprintf(mode, sizeof(mode), "%s", tok + 9);
 		else if (!strncmp(tok, "cng.configfs=", 13))
@@ -325,9 +327,8 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 			break;
 		}
 		len += n;
-		if (len == sizeof(buf) - 1) {
+		if (len == sizeof(buf) - 1)
 			buf[len++] = '\n';
-		}
 		forward(buf, &len, false);
 	}
 	forward(buf, &len, true);
