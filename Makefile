@@ -6,6 +6,7 @@
 #   make run          boot a throwaway VM with our configfs and the sample
 #   make check        every check and test; CONFIGFS=stock|ours|"ours stock"
 #   make guest        the guest suite alone (LIST=file for one list)
+#   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make lint         the static checks alone
 #   make clean        back to the tree as cloned
 
@@ -23,7 +24,7 @@ endif
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
 CONFIGFS ?= ours stock
-export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS
+export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS QUICK
 
 USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
 GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
@@ -72,6 +73,10 @@ check: all
 guest: all
 	scripts/check.sh guest
 
+# Benchmarks: ours vs stock vs tmpfs in one boot (QUICK=1: a reduced set)
+bench: all
+	scripts/bench.sh
+
 lint: module
 	scripts/check.sh lint
 
@@ -83,5 +88,5 @@ clean:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module samples tool guest-progs run check guest lint \
-	clean
+.PHONY: all prereqs module samples tool guest-progs run check guest bench \
+	lint clean
