@@ -5,8 +5,10 @@
 #
 # Usage: mkinitramfs.sh OUT.cpio.gz
 # Environment: TOP (repository), BUILD (build output), KIMG (unpacked
-# linux-image package), KVER, LIST (the test list), EXTRA_KMODS (more in-tree
-# modules to include), EXTRA_LIST (another list file appended to ours).
+# linux-image package, or any root holding lib/modules/$KVER), KVER, LIST
+# (the test list), MODULE_KO (our configfs.ko), SAMPLES_DIR (built
+# samples), EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST
+# (more list files, read after ours).
 # Every tests/qemu/initramfs.d/*.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own.
 set -eu
@@ -15,7 +17,8 @@ out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(cd "$here/../.." && pwd)}"
 : "${BUILD:?}" "${KIMG:?}" "${KVER:?}" "${LIST:?}"
-export TOP BUILD KIMG KVER LIST
+: "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
+export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/cng-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
