@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Carrying out a plan: compare, write, retry, undo. Also describing what a
+ * plan would change, for diff and restore --dry-run.
+ *
+ * Each statement is compared with the tree first and applied only when
+ * they differ, so a tree that matches is left untouched. Passes go over
+ * the plan in order until nothing more succeeds:
+ *  - within one directory, attributes that go from an "off" value ("",
+ *    "0", "N", "(null)") to something else are written after the others:
+ *    they are the switches that turn an object on;
+ *  - a statement that fails is retried in the next pass while others still
+ *    succeed;
+ *  - when a pass succeeds nowhere, a write may have succeeded too early and
+ *    be blocking: for the first failed statement, the changes this run made
+ *    in the same branch of the tree are undone one at a time, latest
+ *    first. If that lets it through, the others are retried and the undone
+ *    change is made again after them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "configfs.h"
+
+#define APPLY_MAX_UNDOS		2	/* per statement */
+#define APPLY_MAX_TRIES		8	/* undo candidates per failure */
+
+enum {
+	APPLY_DONE,
+	APPLY_SKIPPED,	/* cannot compare a write-only value: left alone */
+	APPLY_DEFERRED,	/* a switch: wait for the rest of its directory */
+};
+
+struct apply {
+	struct plan *plan;
+	struct fs *fs;
+	unsigned int flags;
+	char *buf;		/* value_max + 1 bytes */
+	struct op **log;	/* statements that changed the tree, in order */
+	size_t nr_log;
+	size_t cap_log;
+	bool *hopeless;		/* by op index: undoing did not help */
+};
+
+static void apply_log(struct apply *a, struct op *op)
+{
+	if (a->nr_log == a->cap_log) {
+		a->cap_log = a->cap_log ? a->cap_log * 2 : 64;
+		a->log = xrealloc_array(a->log, a->cap_log, sizeof(*a->log));
+	}
+	a->log[a->nr_log++] = op;
+}
+
+/* Reads the current text value of @path; returns 0, 1 if not text, -errno. */
+static int apply_read(struct apply *a, const char *path, const char **value,
+		      size_t *len)
+{
+	size_t total;
+	int ret;
+
+	ret = fs_read(a->fs, path, a->buf, a->fs->value_max + 1, len, &total);
+	if (ret)
+		return ret;
+	if (!walk_value_is_text(a->buf, *len, total, a->fs->value_max))
+		return 1;
+	if (*len && a->buf[*len - 1] == '\n')
+		(*len)--;
+	*value = a->buf;
+	return 0;
+}
+
+static int apply_set(struct apply *a, struct op *op, bool switches)
+{
+	const struct stmt *st = op->st;
+	const char *cur = NULL;
+	struct fs_stat fst;
+	size_t len = 0;
+	bool known;
+	int ret;
+
+	op->has_old = false;
+	ret = fs_lstat(a->fs, st->path, &fst);
+	if (ret == -ENOENT && a->fs->simulate)
+		goto write;	/* a stand-in for configfs: create it */
+	if (ret == -ENOENT)
+		op->detail = "no such attribute";
+	if (ret)
+		return ret;
+	if (fst.kind != FS_FILE) {
+		op->detail = "not an attribute";
+		return -EINVAL;
+	}
+	known = (fst.mode & 0444) && !apply_read(a, st->path, &cur, &len);
+	if (known && len == st->len && !memcmp(cur, st->arg, len))
+		return APPLY_DONE;
+	if (!known && !plan_in_new_dir(op))
+		return APPLY_SKIPPED;
+	if (known && !switches && format_is_off_value(cur, len) &&
+	    !format_is_off_value(st->arg, st->len))
+		return APPLY_DEFERRED;
+	if (known) {
+		op->has_old = true;
+		op->old = arena_strndup(&a->plan->arena, cur, len);
+		op->old_len = len;
+	}
+write:
+	ret = fs_write_value(a->fs, st->path, st->arg, st->len);
+	if (!ret)
+		op->changed = true;
+	return ret;
+}
+
+static int apply_mkdir(struct apply *a, struct op *op)
+{
+	struct fs_stat fst;
+	int ret;
+
+	ret = fs_mkdir(a->fs, op->st->path);
+	if (!ret) {
+		op->changed = true;
+		return APPLY_DONE;
+	}
+	if (ret != -EEXIST)
+		return ret;
+	/* A default group made with its parent, or one already there. */
+	if (!fs_lstat(a->fs, op->st->path, &fst) && fst.kind == FS_DIR)
+		return APPLY_DONE;
+	op->detail = "exists and is not a directory";
+	return ret;
+}
+
+static int apply_link(struct apply *a, struct op *op)
+{
+	const struct stmt *st = op->st;
+	struct fs_stat fst;
+	char *target;
+	int ret;
+
+	ret = fs_lstat(a->fs, st->path, &fst);
+	if (ret == -ENOENT) {
+		ret = fs_symlink(a->fs, st->arg, st->path);
+		if (!ret)
+			op->changed = true;
+		return ret;
+	}
+	if (ret)
+		return ret;
+	if (fst.kind != FS_LINK) {
+		op->detail = "exists and is not a link";
+		return -EEXIST;
+	}
+	ret = fs_readlink(a->fs, st->path, &a->plan->arena, &target);
+	if (ret)
+		return ret;
+	if (!strcmp(target, st->arg))
+		return APPLY_DONE;
+	op->detail = arena_printf(&a->plan->arena, "exists, pointing to %s",
+				  target);
+	return -EEXIST;
+}
+
+static int apply_mode(struct apply *a, struct op *op)
+{
+	const struct stmt *st = op->st;
+	struct fs_stat fst;
+	int ret;
+
+	ret = fs_lstat(a->fs, st->path, &fst);
+	if (ret)
+		return ret;
+	if (st->kind == STMT_CHMOD) {
+		if (fst.mode == st->mode)
+			return APPLY_DONE;
+		ret = fs_chmod(a->fs, st->path, st->mode);
+	} else {
+		if (fst.uid == st->uid && fst.gid == st->gid)
+			return APPLY_DONE;
+		ret = fs_chown(a->fs, st->path, st->uid, st->gid);
+	}
+	if (!ret)
+		op->changed = true;
+	return ret;
+}
+
+static void apply_say(struct apply *a, const char *prefix,
+		      const struct stmt *st)
+{
+	if (a->flags & APPLY_VERBOSE)
+		format_print_stmt(stdout, prefix, st);
+}
+
+/* Tries @op once; returns true when it is now done or skipped. */
+static bool apply_one(struct apply *a, struct op *op, bool switches,
+		      bool *deferred)
+{
+	int ret = 0;
+
+	if (op->state == OP_DONE || op->state == OP_SKIPPED || !plan_ready(op))
+		return false;
+	op->changed = false;
+	op->detail = NULL;
+	switch (op->st->kind) {
+	case STMT_MKDIR:
+		ret = apply_mkdir(a, op);
+		break;
+	case STMT_SET:
+		ret = apply_set(a, op, switches);
+		break;
+	case STMT_LINK:
+		ret = apply_link(a, op);
+		break;
+	case STMT_CHMOD:
+	case STMT_CHOWN:
+		ret = apply_mode(a, op);
+		break;
+	}
+	if (ret == APPLY_DEFERRED) {
+		*deferred = true;
+		return false;
+	}
+	if (ret < 0) {
+		op->state = OP_FAILED;
+		op->err = -ret;
+		return false;
+	}
+	if (ret == APPLY_SKIPPED) {
+		op->state = OP_SKIPPED;
+		apply_say(a, "# write-only, left alone: ", op->st);
+		return true;
+	}
+	op->state = OP_DONE;
+	op->err = 0;
+	if (op->changed) {
+		apply_log(a, op);
+		apply_say(a, "", op->st);
+	}
+	return true;
+}
+
+/*
+ * One pass over the plan, skipping @exclude. The attributes of one
+ * directory are consecutive in the plan; switches among them go last.
+ */
+static bool apply_pass(struct apply *a, struct op *exclude)
+{
+	struct plan *plan = a->plan;
+	bool progress = false;
+	size_t i = 0;
+
+	while (i < plan->nr_ops) {
+		size_t end = i + 1;
+		size_t k;
+
+		if (plan->ops[i]->st->kind == STMT_SET) {
+			while (end < plan->nr_ops &&
+			       plan->ops[end]->st->kind == STMT_SET &&
+			       plan_same_dir(plan->ops[end], plan->ops[i]))
+				end++;
+		}
+		for (k = i; k < end; k++) {
+			struct op *op = plan->ops[k];
+
+			op->deferred = false;
+			if (op != exclude)
+				progress |= apply_one(a, op, false,
+						      &op->deferred);
+		}
+		for (k = i; k < end; k++) {
+			struct op *op = plan->ops[k];
+
+			if (op->deferred)
+				progress |= apply_one(a, op, true,
+						      &op->deferred);
+		}
+		i = end;
+	}
+	return progress;
+}
+
+static bool apply_undoable(const struct op *op)
+{
+	if (op->state != OP_DONE || !op->changed ||
+	    op->undos >= APPLY_MAX_UNDOS)
+		return false;
+	return (op->st->kind == STMT_SET && op->has_old) ||
+	       op->st->kind == STMT_LINK;
+}
+
+static int apply_undo(struct apply *a, struct op *op)
+{
+	int ret;
+
+	if (op->st->kind == STMT_SET)
+		ret = fs_write_value(a->fs, op->st->path, op->old,
+				     op->old_len);
+	else
+		ret = fs_unlink(a->fs, op->st->path);
+	if (ret)
+		return ret;
+	op->undos++;
+	op->state = OP_PENDING;
+	op->changed = false;
+	if (a->flags & APPLY_VERBOSE) {
+		struct stmt st = *op->st;
+
+		if (st.kind == STMT_SET) {
+			st.arg = op->old;
+			st.len = op->old_len;
+			format_print_stmt(stdout, "# undo, to retry others: ",
+					  &st);
+		} else {
+			printf("# undo, to retry others: unlink ");
+			format_put_token(stdout, st.path, strlen(st.path));
+			putchar('\n');
+		}
+	}
+	return 0;
+}
+
+/*
+ * Nothing moved: look for a change of this run that blocks the first
+ * failed statement that has not been looked at yet.
+ */
+static bool apply_unblock(struct apply *a)
+{
+	struct plan *plan = a->plan;
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *failed = plan->ops[i];
+		int tries = 0;
+		size_t k;
+
+		if (failed->state != OP_FAILED || a->hopeless[i])
+			continue;
+		for (k = a->nr_log; k-- > 0 && tries < APPLY_MAX_TRIES;) {
+			struct op *suspect = a->log[k];
+			bool deferred = false;
+
+			if (suspect == failed || !apply_undoable(suspect) ||
+			    !plan_related(suspect, failed))
+				continue;
+			tries++;
+			if (apply_undo(a, suspect))
+				continue;
+			if (apply_one(a, failed, true, &deferred)) {
+				apply_pass(a, suspect);
+				apply_one(a, suspect, true, &deferred);
+				return true;
+			}
+			apply_one(a, suspect, true, &deferred);
+		}
+		a->hopeless[i] = true;
+	}
+	return false;
+}
+
+static void apply_report(struct apply *a, const char *file)
+{
+	struct plan *plan = a->plan;
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+		const struct stmt *st = op->st;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem;
+
+		if (op->state == OP_DONE || op->state == OP_SKIPPED)
+			continue;
+		mem = open_memstream(&text, &len);
+		if (!mem)
+			cfs_out_of_memory();
+		format_print_stmt(mem, "", st);
+		fclose(mem);
+		if (len)
+			text[len - 1] = '\0';	/* the newline */
+		if (op->state == OP_FAILED)
+			cfs_err(st->path, "not applied (%s:%u: %s): %s",
+				file, st->line, text,
+				op->detail ? op->detail :
+				cfs_strerror(op->err));
+		else
+			cfs_err(st->path,
+				"not attempted (%s:%u: %s): what it needs was not created",
+				file, st->line, text);
+		free(text);
+	}
+}
+
+/*
+ * Applies @plan to the tree. Returns the number of statements that could
+ * not be applied; each is reported with its line, value and error.
+ */
+int apply_plan(struct plan *plan, struct fs *fs, const char *file,
+	       unsigned int flags)
+{
+	struct apply a = {
+		.plan = plan,
+		.fs = fs,
+		.flags = flags,
+	};
+	int nr_left = 0;
+	size_t i;
+
+	a.buf = xmalloc(fs->value_max + 1);
+	a.hopeless = calloc(plan->nr_ops + 1, sizeof(*a.hopeless));
+	if (!a.hopeless)
+		cfs_out_of_memory();
+	for (;;) {
+		bool progress = apply_pass(&a, NULL);
+
+		for (i = 0; i < plan->nr_ops; i++)
+			if (plan->ops[i]->state == OP_FAILED ||
+			    plan->ops[i]->state == OP_PENDING)
+				break;
+		if (i == plan->nr_ops)
+			break;
+		if (!progress && !apply_unblock(&a))
+			break;
+	}
+	for (i = 0; i < plan->nr_ops; i++)
+		if (plan->ops[i]->state == OP_FAILED ||
+		    plan->ops[i]->state == OP_PENDING)
+			nr_left++;
+	apply_report(&a, file);
+	free(a.hopeless);
+	free(a.log);
+	free(a.buf);
+	return nr_left;
+}
+
+struct describe {
+	struct apply a;
+	FILE *out;
+	int nr_diffs;
+};
+
+static void describe_line(struct describe *d, const char *prefix,
+			  const struct stmt *st, const char *note)
+{
+	format_print_stmt(d->out, prefix, st);
+	if (note)
+		fprintf(d->out, "#  ^ %s\n", note);
+	if (prefix[0] == '+' || prefix[0] == '!')
+		d->nr_diffs++;
+}
+
+static void describe_set(struct describe *d, struct op *op)
+{
+	const struct stmt *st = op->st;
+	struct stmt old = *st;
+	struct fs_stat fst;
+	const char *cur;
+	size_t len;
+	int ret;
+
+	if (plan_in_new_dir(op)) {
+		describe_line(d, "+", st, NULL);
+		return;
+	}
+	ret = fs_lstat(d->a.fs, st->path, &fst);
+	if (ret || fst.kind != FS_FILE) {
+		describe_line(d, "!", st, ret ? cfs_strerror(ret) :
+			      "not an attribute");
+		return;
+	}
+	if (!(fst.mode & 0444) || apply_read(&d->a, st->path, &cur, &len)) {
+		format_print_stmt(d->out, "# write-only, left alone: ", st);
+		return;
+	}
+	if (len == st->len && !memcmp(cur, st->arg, len))
+		return;
+	old.arg = cur;
+	old.len = len;
+	describe_line(d, "-", &old, NULL);
+	describe_line(d, "+", st, NULL);
+}
+
+static void describe_link(struct describe *d, struct op *op)
+{
+	const struct stmt *st = op->st;
+	struct arena arena = { 0 };
+	struct fs_stat fst;
+	char *target;
+	int ret;
+
+	if (plan_in_new_dir(op)) {
+		describe_line(d, "+", st, NULL);
+		return;
+	}
+	ret = fs_lstat(d->a.fs, st->path, &fst);
+	if (ret == -ENOENT) {
+		describe_line(d, "+", st, NULL);
+		return;
+	}
+	if (!ret && fst.kind != FS_LINK)
+		ret = -EEXIST;
+	if (!ret)
+		ret = fs_readlink(d->a.fs, st->path, &arena, &target);
+	if (ret)
+		describe_line(d, "!", st, cfs_strerror(ret));
+	else if (strcmp(target, st->arg))
+		describe_line(d, "!", st,
+			      arena_printf(&arena, "exists, pointing to %s; restore will not replace it",
+					   target));
+	arena_free(&arena);
+}
+
+static void describe_mode(struct describe *d, struct op *op)
+{
+	const struct stmt *st = op->st;
+	struct stmt old = *st;
+	struct fs_stat fst;
+
+	if (plan_in_new_dir(op) || fs_lstat(d->a.fs, st->path, &fst)) {
+		describe_line(d, "+", st, NULL);
+		return;
+	}
+	if (st->kind == STMT_CHMOD ? fst.mode == st->mode :
+	    fst.uid == st->uid && fst.gid == st->gid)
+		return;
+	old.mode = fst.mode;
+	old.uid = fst.uid;
+	old.gid = fst.gid;
+	describe_line(d, "-", &old, NULL);
+	describe_line(d, "+", st, NULL);
+}
+
+static int describe_cmp_line(const void *x, const void *y)
+{
+	const struct op *const *a = x;
+	const struct op *const *b = y;
+
+	return (int)(*a)->st->line - (int)(*b)->st->line;
+}
+
+/*
+ * Prints what applying @plan would change under @under (NULL: anywhere),
+ * as statements marked '+' (would be applied), '-' (the value it would
+ * replace) or '!' (would fail). Returns the number of '+' and '!' lines.
+ */
+int apply_describe(struct plan *plan, struct fs *fs, const char *under,
+		   unsigned int flags, FILE *out)
+{
+	struct describe d = {
+		.a = { .plan = plan, .fs = fs, .flags = flags },
+		.out = out,
+	};
+	struct op **ops;
+	size_t i;
+
+	d.a.buf = xmalloc(fs->value_max + 1);
+	/* First which directories exist: the rest hangs on that. */
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+		struct fs_stat fst;
+		int ret = -ENOENT;
+
+		if (op->st->kind != STMT_MKDIR)
+			continue;
+		if (!plan_in_new_dir(op))
+			ret = fs_lstat(fs, op->st->path, &fst);
+		op->changed = ret == -ENOENT;
+		if (!ret && fst.kind != FS_DIR)
+			op->detail = "exists and is not a directory";
+		else if (ret && ret != -ENOENT)
+			op->detail = cfs_strerror(ret);
+		op->state = OP_DONE;
+	}
+	ops = xmalloc((plan->nr_ops + 1) * sizeof(*ops));
+	memcpy(ops, plan->ops, plan->nr_ops * sizeof(*ops));
+	if (flags & APPLY_BY_LINE)
+		qsort(ops, plan->nr_ops, sizeof(*ops), describe_cmp_line);
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = ops[i];
+
+		if (under && !path_is_under(op->st->path, under))
+			continue;
+		switch (op->st->kind) {
+		case STMT_MKDIR:
+			if (op->detail)
+				describe_line(&d, "!", op->st, op->detail);
+			else if (op->changed)
+				describe_line(&d, "+", op->st, NULL);
+			break;
+		case STMT_SET:
+			describe_set(&d, op);
+			break;
+		case STMT_LINK:
+			describe_link(&d, op);
+			break;
+		case STMT_CHMOD:
+		case STMT_CHOWN:
+			describe_mode(&d, op);
+			break;
+		}
+	}
+	free(ops);
+	free(d.a.buf);
+	return d.nr_diffs;
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the configfs tool's files, one section per
+ * defining file.
+ */
+#ifndef _CONFIGFS_TOOL_H
+#define _CONFIGFS_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* util.c */
+
+#define CFS_EXIT_OK		0
+#define CFS_EXIT_FAIL		1
+#define CFS_EXIT_USAGE		2
+#define CFS_EXIT_SYSTEM		3
+
+#define CFS_DEFAULT_ROOT	"/sys/kernel/config"
+
+/* Our own error codes, above every errno value. */
+#define CFS_EZEROWRITE		4096
+#define CFS_ESHORTWRITE		4097
+#define CFS_EOUTSIDE		4098
+
+struct cfs_opts {
+	const char *root;	/* NULL: $CONFIGFS_ROOT or the default */
+	const char *prog;	/* for messages: "configfs" */
+};
+
+extern struct cfs_opts cfs_opts;
+
+struct arena_chunk;
+
+/* Memory freed all at once; every tree, script and plan lives in one. */
+struct arena {
+	struct arena_chunk *head;
+};
+
+void cfs_err(const char *object, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *cfs_strerror(int err);
+void cfs_out_of_memory(void) __attribute__((noreturn));
+void *xmalloc(size_t size);
+void *xrealloc_array(void *p, size_t nmemb, size_t size);
+void *arena_alloc(struct arena *arena, size_t size);
+char *arena_strndup(struct arena *arena, const char *s, size_t len);
+char *arena_strdup(struct arena *arena, const char *s);
+char *arena_printf(struct arena *arena, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void arena_free(struct arena *arena);
+char *path_join(struct arena *arena, const char *dir, const char *name);
+const char *path_base(const char *path);
+bool path_is_under(const char *path, const char *top);
+size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp);
+int read_whole_file(const char *file, char **text, size_t *len);
+
+/* fs.c */
+
+enum fs_kind {
+	FS_DIR,
+	FS_FILE,
+	FS_LINK,
+	FS_OTHER,
+};
+
+struct fs_stat {
+	enum fs_kind kind;
+	mode_t mode;		/* permission bits only */
+	uid_t uid;
+	gid_t gid;
+};
+
+/*
+ * Every access to the tree goes through these, with paths relative to the
+ * root ("" is the root itself). They return 0 or -errno. The tool uses the
+ * system calls; host tests plug in a model of configfs.
+ */
+struct fs_ops {
+	int (*lstat)(void *priv, const char *path, struct fs_stat *st);
+	int (*list)(void *priv, const char *path, struct arena *arena,
+		    char ***names, size_t *nr_names);
+	int (*read)(void *priv, const char *path, char *buf, size_t size,
+		    size_t *len, size_t *total);
+	int (*write)(void *priv, const char *path, const char *buf,
+		     size_t len);
+	int (*mkdir)(void *priv, const char *path);
+	int (*rmdir)(void *priv, const char *path);
+	int (*symlink)(void *priv, const char *target, const char *path);
+	int (*unlink)(void *priv, const char *path);
+	int (*readlink)(void *priv, const char *path, struct arena *arena,
+			char **target);
+	int (*chmod)(void *priv, const char *path, mode_t mode);
+	int (*chown)(void *priv, const char *path, uid_t uid, gid_t gid);
+};
+
+struct fs {
+	const struct fs_ops *ops;
+	void *priv;
+	const char *root;	/* for messages */
+	size_t value_max;	/* longest text value: the page size */
+	bool simulate;		/* not configfs: set creates attributes */
+	unsigned long nr_changes;
+};
+
+int fs_open_sys(struct fs *fs, const char *root, bool root_given);
+void fs_close(struct fs *fs);
+int fs_open_cmd(struct fs *fs);
+int fs_lstat(struct fs *fs, const char *path, struct fs_stat *st);
+int fs_list(struct fs *fs, const char *path, struct arena *arena,
+	    char ***names, size_t *nr_names);
+int fs_read(struct fs *fs, const char *path, char *buf, size_t size,
+	    size_t *len, size_t *total);
+int fs_write_value(struct fs *fs, const char *path, const char *value,
+		   size_t len);
+int fs_mkdir(struct fs *fs, const char *path);
+int fs_rmdir(struct fs *fs, const char *path);
+int fs_symlink(struct fs *fs, const char *target, const char *path);
+int fs_unlink(struct fs *fs, const char *path);
+int fs_readlink(struct fs *fs, const char *path, struct arena *arena,
+		char **target);
+int fs_chmod(struct fs *fs, const char *path, mode_t mode);
+int fs_chown(struct fs *fs, const char *path, uid_t uid, gid_t gid);
+char *fs_normalize_target(struct arena *arena, const char *link_path,
+			  const char *target);
+int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
+		 char **path);
+
+/* walk.c */
+
+enum node_kind {
+	NODE_DIR,
+	NODE_ATTR,
+	NODE_LINK,
+};
+
+enum attr_state {
+	ATTR_NOT_READ,
+	ATTR_TEXT,
+	ATTR_WRITE_ONLY,
+	ATTR_BINARY,
+	ATTR_UNREADABLE,
+};
+
+struct node {
+	const char *name;
+	const char *path;	/* relative to the root; "" is the root */
+	struct node *parent;
+	struct node **kids;	/* sorted by name */
+	size_t nr_kids;
+	enum node_kind kind;
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	enum attr_state state;
+	bool writable;
+	const char *value;	/* text: without its one trailing newline */
+	size_t len;
+	size_t size;		/* binary: bytes read */
+	int err;		/* unreadable attribute, unlistable dir, link */
+	const char *target;	/* link: relative to the root */
+};
+
+#define WALK_VALUES		0x1	/* read writable attributes */
+#define WALK_RO_VALUES		0x2	/* read read-only attributes too */
+
+struct tree {
+	struct arena arena;
+	struct node *top;
+	int nr_errors;		/* directories that could not be listed */
+};
+
+int walk_tree(struct fs *fs, const char *path, unsigned int flags,
+	      struct tree *tree);
+struct node *tree_find(struct tree *tree, const char *path);
+void tree_free(struct tree *tree);
+bool walk_mode_is_default(const struct node *node);
+bool walk_value_is_text(const char *buf, size_t len, size_t total,
+			size_t value_max);
+
+/* format.c */
+
+enum stmt_kind {
+	STMT_MKDIR,
+	STMT_SET,
+	STMT_LINK,
+	STMT_CHMOD,
+	STMT_CHOWN,
+};
+
+struct stmt {
+	enum stmt_kind kind;
+	const char *path;
+	const char *arg;	/* set: the value; link: the target */
+	size_t len;		/* of arg */
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	unsigned int line;
+};
+
+struct script {
+	struct arena arena;
+	struct stmt *stmts;
+	size_t nr_stmts;
+	size_t cap;
+};
+
+int format_parse(struct script *script, const char *name, const char *text,
+		 size_t len);
+int format_load(struct script *script, const char *file);
+struct stmt *script_add(struct script *script, enum stmt_kind kind,
+			const char *path);
+void script_free(struct script *script);
+void format_put_token(FILE *out, const char *s, size_t len);
+void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st);
+void format_print_header(FILE *out);
+void format_print_note(FILE *out, const char *what, const char *path,
+		       const char *detail);
+bool format_is_off_value(const char *s, size_t len);
+
+/* plan.c */
+
+enum op_state {
+	OP_PENDING,
+	OP_DONE,	/* applied, or already so */
+	OP_FAILED,
+	OP_SKIPPED,	/* write-only value in a directory that existed */
+};
+
+struct pnode;
+
+struct op {
+	const struct stmt *st;
+	struct pnode *node;
+	enum op_state state;
+	int err;
+	const char *detail;	/* what was found instead, for messages */
+	bool changed;		/* this run changed the tree */
+	bool has_old;		/* set: the old value, for undoing */
+	const char *old;
+	size_t old_len;
+	unsigned int undos;
+	bool deferred;		/* a switch, tried after its directory */
+	size_t index;
+};
+
+struct plan {
+	struct arena arena;
+	struct pnode *root;
+	struct pnode **hash;
+	size_t hash_size;
+	size_t nr_nodes;
+	struct op **ops;	/* in the order restore tries them */
+	size_t nr_ops;
+};
+
+int plan_build(struct plan *plan, const struct script *script,
+	       const char *file);
+void plan_free(struct plan *plan);
+const char *plan_dir_path(const struct op *op);
+const char *plan_target_path(const struct op *op);
+bool plan_ready(const struct op *op);
+bool plan_in_new_dir(const struct op *op);
+bool plan_related(const struct op *a, const struct op *b);
+bool plan_same_dir(const struct op *a, const struct op *b);
+
+/* apply.c */
+
+#define APPLY_VERBOSE		0x1
+#define APPLY_BY_LINE		0x2	/* describe: in the file's order */
+
+int apply_plan(struct plan *plan, struct fs *fs, const char *file,
+	       unsigned int flags);
+int apply_describe(struct plan *plan, struct fs *fs, const char *under,
+		   unsigned int flags, FILE *out);
+
+/* save.c, tree.c, restore.c, diff.c, rm.c */
+
+int save_tree(struct fs *fs, const char *path, const struct script *keep,
+	      FILE *out);
+int cmd_save(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int rm_paths(struct fs *fs, char **paths, int nr_paths, bool recursive,
+	     bool verbose);
+int cmd_rm(int argc, char **argv);
+
+#endif /* _CONFIGFS_TOOL_H */

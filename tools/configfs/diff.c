@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * configfs diff: what restore would change, in the file's order.
+ */
+#include <getopt.h>
+
+#include "configfs.h"
+
+static void diff_usage(FILE *out)
+{
+	fputs("usage: configfs diff FILE [PATH]\n"
+	      "Show what configfs restore FILE would change, under PATH only\n"
+	      "if given: '+' lines it would apply, '-' lines the values they\n"
+	      "replace, '!' lines it could not apply. Exit status 0: no\n"
+	      "difference, 1: differences.\n",
+	      out);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct script script = { 0 };
+	struct arena arena = { 0 };
+	const char *file;
+	char *under = NULL;
+	struct plan plan;
+	struct fs fs;
+	int ret;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			diff_usage(stdout);
+			return CFS_EXIT_OK;
+		default:
+			diff_usage(stderr);
+			return CFS_EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 1 || argc - optind > 2) {
+		diff_usage(stderr);
+		return CFS_EXIT_USAGE;
+	}
+	file = argv[optind];
+	ret = format_load(&script, file);
+	if (ret) {
+		script_free(&script);
+		return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
+	}
+	if (plan_build(&plan, &script, file)) {
+		ret = CFS_EXIT_USAGE;
+		goto out_script;
+	}
+	if (fs_open_cmd(&fs)) {
+		ret = CFS_EXIT_SYSTEM;
+		goto out_plan;
+	}
+	if (argc - optind == 2 &&
+	    fs_user_path(&fs, argv[optind + 1], &arena, &under)) {
+		ret = CFS_EXIT_USAGE;
+		goto out_fs;
+	}
+	ret = apply_describe(&plan, &fs, under, APPLY_BY_LINE, stdout);
+	ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+out_fs:
+	arena_free(&arena);
+	fs_close(&fs);
+out_plan:
+	plan_free(&plan);
+out_script:
+	script_free(&script);
+	return ret;
+}

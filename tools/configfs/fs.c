@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Access to the tree under a root directory: the system-call backend and
+ * the wrappers every other file calls.
+ *
+ * The root is the configfs mount, /sys/kernel/config unless --root or
+ * $CONFIGFS_ROOT names another. Another root may be an ordinary directory
+ * that stands in for configfs (tests, a copy of a tree); there, files are
+ * removed with their directory, as configfs removes an item's attributes
+ * with the item, and setting an attribute that is not there creates it,
+ * as configfs would have made it with its directory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "configfs.h"
+
+#define CONFIGFS_MAGIC		0x62656570
+#define READ_COUNT_MAX		(64UL << 20)
+
+struct sys_fs {
+	char *root;		/* resolved, without a trailing slash */
+	bool simulate;		/* the root is not configfs */
+};
+
+static int sys_full(struct sys_fs *sys, const char *path, char *buf)
+{
+	int len;
+
+	len = snprintf(buf, PATH_MAX, "%s%s%s", sys->root, path[0] ? "/" : "",
+		       path);
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static enum fs_kind sys_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return FS_DIR;
+	if (S_ISREG(mode))
+		return FS_FILE;
+	if (S_ISLNK(mode))
+		return FS_LINK;
+	return FS_OTHER;
+}
+
+static int sys_lstat(void *priv, const char *path, struct fs_stat *st)
+{
+	char full[PATH_MAX];
+	struct stat sb;
+	int ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	if (lstat(full, &sb))
+		return -errno;
+	st->kind = sys_kind(sb.st_mode);
+	st->mode = sb.st_mode & 07777;
+	st->uid = sb.st_uid;
+	st->gid = sb.st_gid;
+	return 0;
+}
+
+static int sys_list(void *priv, const char *path, struct arena *arena,
+		    char ***names, size_t *nr_names)
+{
+	char full[PATH_MAX];
+	struct dirent *de;
+	size_t cap = 16;
+	size_t nr = 0;
+	char **v;
+	DIR *dir;
+	int ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	dir = opendir(full);
+	if (!dir)
+		return -errno;
+	v = xmalloc(cap * sizeof(*v));
+	for (;;) {
+		errno = 0;
+		de = readdir(dir);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (nr == cap) {
+			cap *= 2;
+			v = xrealloc_array(v, cap, sizeof(*v));
+		}
+		v[nr++] = arena_strdup(arena, de->d_name);
+	}
+	ret = -errno;
+	closedir(dir);
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	*names = arena_alloc(arena, (nr ? nr : 1) * sizeof(*v));
+	memcpy(*names, v, nr * sizeof(*v));
+	*nr_names = nr;
+	free(v);
+	return 0;
+}
+
+static ssize_t sys_read_some(int fd, char *buf, size_t size)
+{
+	ssize_t ret;
+
+	do {
+		ret = read(fd, buf, size);
+	} while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+/* Reads up to @size bytes and counts the rest, up to READ_COUNT_MAX. */
+static int sys_read(void *priv, const char *path, char *buf, size_t size,
+		    size_t *len, size_t *total)
+{
+	char full[PATH_MAX];
+	char scratch[4096];
+	ssize_t ret;
+	int fd;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	*len = 0;
+	while (*len < size) {
+		ret = sys_read_some(fd, buf + *len, size - *len);
+		if (ret <= 0)
+			goto out;
+		*len += ret;
+	}
+	*total = *len;
+	while (*total < READ_COUNT_MAX) {
+		ret = sys_read_some(fd, scratch, sizeof(scratch));
+		if (ret <= 0)
+			break;
+		*total += ret;
+	}
+out:
+	if (*len < size)
+		*total = *len;
+	ret = ret < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * One write(2) carries the whole value, since configfs hands each call to
+ * the attribute's store() on its own. A store may return 0; retrying then
+ * loops forever, so 0 is an error here.
+ */
+static int sys_write(void *priv, const char *path, const char *buf,
+		     size_t len)
+{
+	struct sys_fs *sys = priv;
+	char full[PATH_MAX];
+	ssize_t ret;
+	int fd;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	fd = open(full, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC |
+		  (sys->simulate ? O_CREAT : 0), 0644);
+	if (fd < 0)
+		return -errno;
+	do {
+		ret = write(fd, buf, len);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		ret = -errno;
+	else if (ret == 0)
+		ret = -CFS_EZEROWRITE;
+	else if ((size_t)ret < len)
+		ret = -CFS_ESHORTWRITE;
+	else
+		ret = 0;
+	/* A binary attribute takes its value at close. */
+	if (close(fd) && !ret && errno != EINTR)
+		ret = -errno;
+	return ret;
+}
+
+static int sys_mkdir(void *priv, const char *path)
+{
+	char full[PATH_MAX];
+	int ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	return mkdir(full, 0755) ? -errno : 0;
+}
+
+static int sys_remove_files(const char *full)
+{
+	char file[PATH_MAX];
+	struct dirent *de;
+	int ret = 0;
+	DIR *dir;
+
+	dir = opendir(full);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		struct stat sb;
+
+		if (snprintf(file, sizeof(file), "%s/%s", full, de->d_name) >=
+		    (int)sizeof(file)) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		if (!lstat(file, &sb) && S_ISREG(sb.st_mode) && unlink(file)) {
+			ret = -errno;
+			break;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int sys_rmdir(void *priv, const char *path)
+{
+	struct sys_fs *sys = priv;
+	char full[PATH_MAX];
+	int ret;
+
+	ret = sys_full(sys, path, full);
+	if (ret)
+		return ret;
+	if (!rmdir(full))
+		return 0;
+	if (errno != ENOTEMPTY || !sys->simulate)
+		return -errno;
+	ret = sys_remove_files(full);
+	if (ret)
+		return ret;
+	return rmdir(full) ? -errno : 0;
+}
+
+/*
+ * configfs resolves a link's target like any path given to a system call,
+ * from the caller's working directory, so the target is given absolute.
+ */
+static int sys_symlink(void *priv, const char *target, const char *path)
+{
+	char full_target[PATH_MAX];
+	char full[PATH_MAX];
+	int ret;
+
+	ret = sys_full(priv, target, full_target);
+	if (!ret)
+		ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	return symlink(full_target, full) ? -errno : 0;
+}
+
+static int sys_unlink(void *priv, const char *path)
+{
+	char full[PATH_MAX];
+	int ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	return unlink(full) ? -errno : 0;
+}
+
+static int sys_readlink(void *priv, const char *path, struct arena *arena,
+			char **target)
+{
+	struct sys_fs *sys = priv;
+	char full[PATH_MAX];
+	char raw[PATH_MAX];
+	size_t root_len = strlen(sys->root);
+	ssize_t len;
+	int ret;
+
+	ret = sys_full(sys, path, full);
+	if (ret)
+		return ret;
+	len = readlink(full, raw, sizeof(raw) - 1);
+	if (len < 0)
+		return -errno;
+	raw[len] = '\0';
+	if (raw[0] == '/') {
+		if (strncmp(raw, sys->root, root_len) || raw[root_len] != '/')
+			return -CFS_EOUTSIDE;
+		*target = fs_normalize_target(arena, "", raw + root_len + 1);
+	} else {
+		*target = fs_normalize_target(arena, path, raw);
+	}
+	return *target ? 0 : -CFS_EOUTSIDE;
+}
+
+static int sys_chmod(void *priv, const char *path, mode_t mode)
+{
+	char full[PATH_MAX];
+	int ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	return chmod(full, mode) ? -errno : 0;
+}
+
+static int sys_chown(void *priv, const char *path, uid_t uid, gid_t gid)
+{
+	char full[PATH_MAX];
+	int ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	return lchown(full, uid, gid) ? -errno : 0;
+}
+
+static const struct fs_ops sys_fs_ops = {
+	.lstat = sys_lstat,
+	.list = sys_list,
+	.read = sys_read,
+	.write = sys_write,
+	.mkdir = sys_mkdir,
+	.rmdir = sys_rmdir,
+	.symlink = sys_symlink,
+	.unlink = sys_unlink,
+	.readlink = sys_readlink,
+	.chmod = sys_chmod,
+	.chown = sys_chown,
+};
+
+int fs_open_sys(struct fs *fs, const char *root, bool root_given)
+{
+	struct sys_fs *sys;
+	struct statfs sfs;
+	struct stat sb;
+	char *real;
+	long page;
+
+	real = realpath(root, NULL);
+	if (!real || stat(real, &sb) || !S_ISDIR(sb.st_mode)) {
+		int err = real ? ENOTDIR : errno;
+
+		cfs_err(root, "%s", cfs_strerror(err));
+		free(real);
+		return -err;
+	}
+	if (statfs(real, &sfs)) {
+		int err = errno;
+
+		cfs_err(root, "%s", cfs_strerror(err));
+		free(real);
+		return -err;
+	}
+	if (sfs.f_type != CONFIGFS_MAGIC && !root_given) {
+		cfs_err(root, "not a configfs mount (mount -t configfs none %s)",
+			root);
+		free(real);
+		return -ENODEV;
+	}
+	/* The root directory "/" would make every path begin with "//". */
+	if (!strcmp(real, "/"))
+		real[0] = '\0';
+	sys = xmalloc(sizeof(*sys));
+	sys->root = real;
+	sys->simulate = sfs.f_type != CONFIGFS_MAGIC;
+	page = sysconf(_SC_PAGESIZE);
+	fs->ops = &sys_fs_ops;
+	fs->priv = sys;
+	fs->root = sys->root;
+	fs->value_max = page > 0 ? page : 4096;
+	fs->simulate = sys->simulate;
+	fs->nr_changes = 0;
+	return 0;
+}
+
+void fs_close(struct fs *fs)
+{
+	struct sys_fs *sys = fs->priv;
+
+	if (fs->ops != &sys_fs_ops)
+		return;
+	free(sys->root);
+	free(sys);
+	fs->priv = NULL;
+}
+
+/* Opens the root named by --root, $CONFIGFS_ROOT or the default. */
+int fs_open_cmd(struct fs *fs)
+{
+	const char *root = cfs_opts.root;
+
+	if (!root || !root[0])
+		root = getenv("CONFIGFS_ROOT");
+	if (root && root[0])
+		return fs_open_sys(fs, root, true);
+	return fs_open_sys(fs, CFS_DEFAULT_ROOT, false);
+}
+
+int fs_lstat(struct fs *fs, const char *path, struct fs_stat *st)
+{
+	return fs->ops->lstat(fs->priv, path, st);
+}
+
+int fs_list(struct fs *fs, const char *path, struct arena *arena,
+	    char ***names, size_t *nr_names)
+{
+	return fs->ops->list(fs->priv, path, arena, names, nr_names);
+}
+
+int fs_read(struct fs *fs, const char *path, char *buf, size_t size,
+	    size_t *len, size_t *total)
+{
+	*len = 0;
+	*total = 0;
+	return fs->ops->read(fs->priv, path, buf, size, len, total);
+}
+
+/*
+ * The value goes as saved, with no newline added, so that what a store()
+ * keeps verbatim reads back the same. An empty value is written as one
+ * newline, as echo(1) would: a store() never sees a zero-length write.
+ */
+int fs_write_value(struct fs *fs, const char *path, const char *value,
+		   size_t len)
+{
+	int ret;
+
+	if (!len)
+		ret = fs->ops->write(fs->priv, path, "\n", 1);
+	else
+		ret = fs->ops->write(fs->priv, path, value, len);
+	if (!ret)
+		fs->nr_changes++;
+	return ret;
+}
+
+static int fs_counted(struct fs *fs, int ret)
+{
+	if (!ret)
+		fs->nr_changes++;
+	return ret;
+}
+
+int fs_mkdir(struct fs *fs, const char *path)
+{
+	return fs_counted(fs, fs->ops->mkdir(fs->priv, path));
+}
+
+int fs_rmdir(struct fs *fs, const char *path)
+{
+	return fs_counted(fs, fs->ops->rmdir(fs->priv, path));
+}
+
+int fs_symlink(struct fs *fs, const char *target, const char *path)
+{
+	return fs_counted(fs, fs->ops->symlink(fs->priv, target, path));
+}
+
+int fs_unlink(struct fs *fs, const char *path)
+{
+	return fs_counted(fs, fs->ops->unlink(fs->priv, path));
+}
+
+int fs_readlink(struct fs *fs, const char *path, struct arena *arena,
+		char **target)
+{
+	return fs->ops->readlink(fs->priv, path, arena, target);
+}
+
+int fs_chmod(struct fs *fs, const char *path, mode_t mode)
+{
+	return fs_counted(fs, fs->ops->chmod(fs->priv, path, mode));
+}
+
+int fs_chown(struct fs *fs, const char *path, uid_t uid, gid_t gid)
+{
+	return fs_counted(fs, fs->ops->chown(fs->priv, path, uid, gid));
+}
+
+/*
+ * Resolves @target, relative to the directory of @link_path, into a path
+ * relative to the root, without "." or ".." components. Returns NULL when
+ * it climbs above the root.
+ */
+char *fs_normalize_target(struct arena *arena, const char *link_path,
+			  const char *target)
+{
+	size_t cap = strlen(link_path) + strlen(target) + 2;
+	char *out = arena_alloc(arena, cap);
+	const char *slash = strrchr(link_path, '/');
+	const char *p = target;
+	size_t len = 0;
+
+	if (slash) {
+		len = slash - link_path;
+		memcpy(out, link_path, len);
+	}
+	out[len] = '\0';
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *up;
+
+			if (!len)
+				return NULL;
+			up = strrchr(out, '/');
+			len = up ? (size_t)(up - out) : 0;
+			out[len] = '\0';
+		} else {
+			if (len)
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			len += n;
+			out[len] = '\0';
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return out;
+}
+
+/*
+ * Turns a command-line PATH into a path relative to the root: it may be
+ * relative to the root already, or absolute and under the root.
+ */
+int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
+		 char **path)
+{
+	const char *rel = arg;
+	size_t root_len = strlen(fs->root);
+	char *norm;
+
+	if (arg[0] == '/') {
+		if (strncmp(arg, fs->root, root_len) ||
+		    (arg[root_len] != '/' && arg[root_len] != '\0')) {
+			cfs_err(arg, "not under the configfs root %s",
+				fs->root[0] ? fs->root : "/");
+			return -EINVAL;
+		}
+		rel = arg + root_len;
+	}
+	if (strstr(rel, "..")) {
+		const char *p;
+
+		for (p = rel; (p = strstr(p, "..")); p += 2) {
+			if ((p == rel || p[-1] == '/') &&
+			    (p[2] == '\0' || p[2] == '/')) {
+				cfs_err(arg, "\"..\" is not allowed in a path");
+				return -EINVAL;
+			}
+		}
+	}
+	norm = fs_normalize_target(arena, "", rel);
+	if (!norm)
+		return -EINVAL;
+	*path = norm;
+	return 0;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * configfs: inspect, save, restore and tear down configfs trees.
+ * The table of subcommands; each lives in the file of its name.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "configfs.h"
+
+#define CFS_VERSION	"0.1"
+
+struct cfs_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cfs_cmd cfs_cmds[] = {
+	{ "tree", cmd_tree, "show a tree with its values" },
+	{ "save", cmd_save, "write a tree as a file restore applies" },
+	{ "restore", cmd_restore, "recreate a tree from a saved file" },
+	{ "diff", cmd_diff, "show what restore would change" },
+	{ "rm", cmd_rm, "remove links and directories in configfs order" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fputs("usage: configfs [-R DIR] COMMAND [ARGS]\n"
+	      "  -R, --root DIR  the configfs mount (default: $CONFIGFS_ROOT,\n"
+	      "                  else " CFS_DEFAULT_ROOT ")\n"
+	      "  -h, --help      this text; COMMAND --help for a command's\n"
+	      "  -V, --version   the version\n"
+	      "Commands:\n", out);
+	for (i = 0; i < sizeof(cfs_cmds) / sizeof(cfs_cmds[0]); i++)
+		fprintf(out, "  %-8s %s\n", cfs_cmds[i].name, cfs_cmds[i].help);
+	fputs("See configfs(8).\n", out);
+}
+
+static int cfs_finish(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		cfs_err(NULL, "standard output: write error");
+		return CFS_EXIT_SYSTEM;
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "root", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+R:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R':
+			cfs_opts.root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return cfs_finish(CFS_EXIT_OK);
+		case 'V':
+			puts("configfs " CFS_VERSION);
+			return cfs_finish(CFS_EXIT_OK);
+		default:
+			usage(stderr);
+			return CFS_EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		usage(stderr);
+		return CFS_EXIT_USAGE;
+	}
+	for (i = 0; i < sizeof(cfs_cmds) / sizeof(cfs_cmds[0]); i++) {
+		if (!strcmp(argv[optind], cfs_cmds[i].name)) {
+			int sub_argc = argc - optind;
+			char **sub_argv = argv + optind;
+
+			optind = 1;
+			return cfs_finish(cfs_cmds[i].fn(sub_argc, sub_argv));
+		}
+	}
+	if (!strcmp(argv[optind], "help")) {
+		usage(stdout);
+		return cfs_finish(CFS_EXIT_OK);
+	}
+	cfs_err(argv[optind], "unknown command; see configfs --help");
+	return CFS_EXIT_USAGE;
+}

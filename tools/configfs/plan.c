@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The restore planner: checks a script for conflicts and puts its
+ * statements in the order restore first tries them.
+ *
+ * The order comes from the shape of the tree, with no knowledge of any
+ * subsystem:
+ *  1. every mkdir, parents before children;
+ *  2. then, depth first, for each directory: its subdirectories first,
+ *     then its links, each after the whole subtree of its target, then its
+ *     own attributes. A thing is configured before it is used, and an
+ *     object's own switches (enable, UDC, power) come after its parts;
+ *  3. chmod and chown last, parents first.
+ * apply.c retries and reorders from there.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "configfs.h"
+
+enum pnode_kind {
+	PN_ANY,		/* named only as a parent or a link target */
+	PN_DIR,
+	PN_ATTR,
+	PN_LINK,
+};
+
+/* One path named by the script, or an ancestor of one. */
+struct pnode {
+	const char *name;
+	const char *path;
+	struct pnode *parent;
+	struct pnode *first_kid;	/* while building */
+	struct pnode *next_kid;
+	struct pnode **kids;		/* sorted by name */
+	size_t nr_kids;
+	struct pnode *hash_next;
+	enum pnode_kind kind;
+	unsigned int kind_line;		/* the statement that fixed kind */
+	struct op *mkdir;
+	struct op *set;
+	struct op *link;
+	struct op *chmod;
+	struct op *chown;
+	struct pnode *target;
+	int visit;
+};
+
+enum {
+	VISIT_NONE,
+	VISIT_BUSY,
+	VISIT_DONE,
+};
+
+struct plan_ctx {
+	struct plan *plan;
+	const char *file;
+	int nr_bad;
+};
+
+static uint64_t plan_hash(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*path)
+		h = (h ^ (unsigned char)*path++) * 0x100000001b3ULL;
+	return h;
+}
+
+static void plan_rehash(struct plan *plan)
+{
+	size_t size = plan->hash_size ? plan->hash_size * 2 : 1024;
+	struct pnode **hash = calloc(size, sizeof(*hash));
+	size_t i;
+
+	if (!hash)
+		cfs_out_of_memory();
+	for (i = 0; i < plan->hash_size; i++) {
+		struct pnode *n = plan->hash[i];
+
+		while (n) {
+			struct pnode *next = n->hash_next;
+			size_t b = plan_hash(n->path) & (size - 1);
+
+			n->hash_next = hash[b];
+			hash[b] = n;
+			n = next;
+		}
+	}
+	free(plan->hash);
+	plan->hash = hash;
+	plan->hash_size = size;
+}
+
+static struct pnode *plan_lookup(struct plan *plan, const char *path)
+{
+	struct pnode *n;
+
+	if (!plan->hash_size)
+		return NULL;
+	n = plan->hash[plan_hash(path) & (plan->hash_size - 1)];
+	while (n && strcmp(n->path, path))
+		n = n->hash_next;
+	return n;
+}
+
+static void plan_bad(struct plan_ctx *ctx, unsigned int line,
+		     const char *path, const char *why, unsigned int other)
+{
+	char object[64];
+
+	snprintf(object, sizeof(object), "%s:%u", ctx->file, line);
+	if (other)
+		cfs_err(object, "%s: %s (line %u)", path, why, other);
+	else
+		cfs_err(object, "%s: %s", path, why);
+	ctx->nr_bad++;
+}
+
+/* Marks @n a directory, as the parent of something. */
+static int plan_want_dir(struct plan_ctx *ctx, struct pnode *n,
+			 unsigned int line)
+{
+	if (n->kind == PN_ATTR || n->kind == PN_LINK) {
+		plan_bad(ctx, line, n->path,
+			 n->kind == PN_ATTR ?
+			 "used as a directory, but set as an attribute at" :
+			 "used as a directory, but made a link at",
+			 n->kind_line);
+		return -EINVAL;
+	}
+	if (n->kind == PN_ANY) {
+		n->kind = PN_DIR;
+		n->kind_line = line;
+	}
+	return 0;
+}
+
+static struct pnode *plan_get(struct plan_ctx *ctx, const char *path,
+			      unsigned int line)
+{
+	struct plan *plan = ctx->plan;
+	const char *slash;
+	struct pnode *parent;
+	struct pnode *n;
+
+	n = plan_lookup(plan, path);
+	if (n)
+		return n;
+	slash = strrchr(path, '/');
+	if (slash) {
+		char *up = arena_strndup(&plan->arena, path, slash - path);
+
+		parent = plan_get(ctx, up, line);
+	} else {
+		parent = plan->root;
+	}
+	if (!parent || plan_want_dir(ctx, parent, line))
+		return NULL;
+	if (plan->nr_nodes >= plan->hash_size / 2)
+		plan_rehash(plan);
+	n = arena_alloc(&plan->arena, sizeof(*n));
+	memset(n, 0, sizeof(*n));
+	n->path = arena_strdup(&plan->arena, path);
+	n->name = path_base(n->path);
+	n->parent = parent;
+	n->next_kid = parent->first_kid;
+	parent->first_kid = n;
+	parent->nr_kids++;
+	n->hash_next = plan->hash[plan_hash(path) & (plan->hash_size - 1)];
+	plan->hash[plan_hash(path) & (plan->hash_size - 1)] = n;
+	plan->nr_nodes++;
+	return n;
+}
+
+static int plan_set_kind(struct plan_ctx *ctx, struct pnode *n,
+			 enum pnode_kind kind, unsigned int line)
+{
+	static const char *const names[] = {
+		[PN_DIR] = "a directory", [PN_ATTR] = "an attribute",
+		[PN_LINK] = "a link",
+	};
+	char why[96];
+
+	if (n->kind == kind)
+		return 0;
+	if (n->kind != PN_ANY || (kind != PN_DIR && n->nr_kids)) {
+		snprintf(why, sizeof(why), "made %s, but it is %s at",
+			 names[kind], names[n->kind ? n->kind : PN_DIR]);
+		plan_bad(ctx, line, n->path, why,
+			 n->kind_line ? n->kind_line : line);
+		return -EINVAL;
+	}
+	n->kind = kind;
+	n->kind_line = line;
+	return 0;
+}
+
+static struct op *plan_new_op(struct plan *plan, const struct stmt *st,
+			      struct pnode *n)
+{
+	struct op *op = arena_alloc(&plan->arena, sizeof(*op));
+
+	memset(op, 0, sizeof(*op));
+	op->st = st;
+	op->node = n;
+	return op;
+}
+
+static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
+{
+	struct op **slot = NULL;
+	struct pnode *target = NULL;
+	struct pnode *n;
+
+	n = plan_get(ctx, st->path, st->line);
+	if (!n)
+		return;
+	switch (st->kind) {
+	case STMT_MKDIR:
+		slot = &n->mkdir;
+		if (plan_set_kind(ctx, n, PN_DIR, st->line))
+			return;
+		break;
+	case STMT_SET:
+		slot = &n->set;
+		if (plan_set_kind(ctx, n, PN_ATTR, st->line))
+			return;
+		break;
+	case STMT_LINK:
+		slot = &n->link;
+		if (plan_set_kind(ctx, n, PN_LINK, st->line))
+			return;
+		target = plan_get(ctx, st->arg, st->line);
+		if (!target || plan_want_dir(ctx, target, st->line))
+			return;
+		break;
+	case STMT_CHMOD:
+		slot = &n->chmod;
+		break;
+	case STMT_CHOWN:
+		slot = &n->chown;
+		break;
+	}
+	if (*slot) {
+		plan_bad(ctx, st->line, st->path, "given twice; first at",
+			 (*slot)->st->line);
+		return;
+	}
+	*slot = plan_new_op(ctx->plan, st, n);
+	if (target)
+		n->target = target;
+}
+
+static int plan_cmp_pnode(const void *a, const void *b)
+{
+	const struct pnode *const *x = a;
+	const struct pnode *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+static void plan_sort(struct plan *plan, struct pnode *n)
+{
+	struct pnode *kid;
+	size_t i = 0;
+
+	n->kids = arena_alloc(&plan->arena,
+			      (n->nr_kids ? n->nr_kids : 1) * sizeof(*n->kids));
+	for (kid = n->first_kid; kid; kid = kid->next_kid)
+		n->kids[i++] = kid;
+	qsort(n->kids, n->nr_kids, sizeof(*n->kids), plan_cmp_pnode);
+	for (i = 0; i < n->nr_kids; i++)
+		plan_sort(plan, n->kids[i]);
+}
+
+static void plan_emit(struct plan *plan, struct op *op)
+{
+	if (!op)
+		return;
+	op->index = plan->nr_ops;
+	plan->ops[plan->nr_ops++] = op;
+}
+
+static void plan_emit_mkdirs(struct plan *plan, struct pnode *n)
+{
+	size_t i;
+
+	plan_emit(plan, n->mkdir);
+	for (i = 0; i < n->nr_kids; i++)
+		plan_emit_mkdirs(plan, n->kids[i]);
+}
+
+/*
+ * Depth first: subdirectories, then links (each after its target's
+ * subtree), then attributes. A target being visited already is an
+ * ancestor, or part of a cycle of links: it is not waited for.
+ */
+static void plan_visit(struct plan *plan, struct pnode *n)
+{
+	size_t i;
+
+	if (n->visit != VISIT_NONE)
+		return;
+	n->visit = VISIT_BUSY;
+	for (i = 0; i < n->nr_kids; i++)
+		if (n->kids[i]->kind == PN_DIR)
+			plan_visit(plan, n->kids[i]);
+	for (i = 0; i < n->nr_kids; i++) {
+		struct pnode *kid = n->kids[i];
+
+		if (!kid->link)
+			continue;
+		plan_visit(plan, kid->target);
+		plan_emit(plan, kid->link);
+	}
+	for (i = 0; i < n->nr_kids; i++)
+		plan_emit(plan, n->kids[i]->set);
+	n->visit = VISIT_DONE;
+}
+
+static void plan_emit_modes(struct plan *plan, struct pnode *n)
+{
+	size_t i;
+
+	plan_emit(plan, n->chmod);
+	plan_emit(plan, n->chown);
+	for (i = 0; i < n->nr_kids; i++)
+		plan_emit_modes(plan, n->kids[i]);
+}
+
+/*
+ * Builds the plan for @script. Conflicts (a path given twice, a path both
+ * attribute and directory, ...) are reported as "FILE:LINE: ..." and
+ * counted in the return value; the plan is only usable when it is 0.
+ */
+int plan_build(struct plan *plan, const struct script *script,
+	       const char *file)
+{
+	struct plan_ctx ctx = {
+		.plan = plan,
+		.file = file,
+	};
+	size_t i;
+
+	memset(plan, 0, sizeof(*plan));
+	plan_rehash(plan);
+	plan->root = arena_alloc(&plan->arena, sizeof(*plan->root));
+	memset(plan->root, 0, sizeof(*plan->root));
+	plan->root->path = "";
+	plan->root->name = "";
+	plan->root->kind = PN_DIR;
+	for (i = 0; i < script->nr_stmts; i++)
+		plan_add(&ctx, &script->stmts[i]);
+	plan->ops = arena_alloc(&plan->arena, (script->nr_stmts + 1) *
+				sizeof(*plan->ops));
+	if (ctx.nr_bad)
+		return ctx.nr_bad;
+	plan_sort(plan, plan->root);
+	plan_emit_mkdirs(plan, plan->root);
+	plan_visit(plan, plan->root);
+	plan_emit_modes(plan, plan->root);
+	return 0;
+}
+
+void plan_free(struct plan *plan)
+{
+	free(plan->hash);
+	plan->hash = NULL;
+	arena_free(&plan->arena);
+}
+
+static const struct pnode *plan_op_dir(const struct op *op)
+{
+	const struct pnode *n = op->node;
+
+	return n->kind == PN_DIR || n->kind == PN_ANY ? n : n->parent;
+}
+
+const char *plan_dir_path(const struct op *op)
+{
+	return plan_op_dir(op)->path;
+}
+
+const char *plan_target_path(const struct op *op)
+{
+	return op->node->target ? op->node->target->path : NULL;
+}
+
+/* Is the directory @n, or its nearest ancestor the script creates, there? */
+static bool plan_present(const struct pnode *n)
+{
+	for (; n; n = n->parent)
+		if (n->mkdir)
+			return n->mkdir->state == OP_DONE;
+	return true;
+}
+
+/* Have the statements that @op needs been applied? */
+bool plan_ready(const struct op *op)
+{
+	const struct pnode *n = op->node;
+
+	switch (op->st->kind) {
+	case STMT_MKDIR:
+	case STMT_SET:
+		return plan_present(n->parent);
+	case STMT_LINK:
+		return plan_present(n->parent) && plan_present(n->target);
+	case STMT_CHMOD:
+	case STMT_CHOWN:
+		if (n->link && n->link->state != OP_DONE)
+			return false;
+		return plan_present(n->kind == PN_DIR ? n : n->parent);
+	}
+	return false;
+}
+
+/* Is @op under a directory that this run created? */
+bool plan_in_new_dir(const struct op *op)
+{
+	const struct pnode *n;
+
+	for (n = op->node->parent; n; n = n->parent)
+		if (n->mkdir && n->mkdir->changed)
+			return true;
+	return false;
+}
+
+static bool plan_paths_related(const char *a, const char *b)
+{
+	return path_is_under(a, b) || path_is_under(b, a);
+}
+
+/*
+ * Could applying @a have made @b fail? Only when they touch the same
+ * branch of the tree: @a's directory, or its link's target, lies on the
+ * path from the root to @b's directory, or below it.
+ */
+bool plan_related(const struct op *a, const struct op *b)
+{
+	const char *dir_b = plan_dir_path(b);
+	const char *target = plan_target_path(a);
+
+	if (plan_paths_related(plan_dir_path(a), dir_b))
+		return true;
+	return target && plan_paths_related(target, dir_b);
+}
+
+bool plan_same_dir(const struct op *a, const struct op *b)
+{
+	return plan_op_dir(a) == plan_op_dir(b);
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * configfs save: writes a subtree as statements that restore it.
+ *
+ * Directories, links, writable attribute values, and modes and owners that
+ * differ from what configfs gives, in tree order, so that two saves of one
+ * tree are byte-identical. Default groups cannot be told from directories
+ * made with mkdir on stock configfs, so every directory is saved; restore
+ * finds the default ones there already. What cannot be saved (write-only,
+ * binary, unreadable values) is named in a comment.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "configfs.h"
+
+struct save {
+	FILE *out;
+	const struct stmt **keep;	/* write-only values, by path */
+	size_t nr_keep;
+	bool block;		/* lines printed since the last mkdir */
+};
+
+static int save_cmp_stmt(const void *a, const void *b)
+{
+	const struct stmt *const *x = a;
+	const struct stmt *const *y = b;
+
+	return strcmp((*x)->path, (*y)->path);
+}
+
+static const struct stmt *save_kept(struct save *s, const char *path)
+{
+	struct stmt key = { .path = path };
+	const struct stmt *k = &key;
+	const struct stmt **found;
+
+	if (!s->nr_keep)
+		return NULL;
+	found = bsearch(&k, s->keep, s->nr_keep, sizeof(*s->keep),
+			save_cmp_stmt);
+	return found ? *found : NULL;
+}
+
+static void save_modes(struct save *s, const struct node *node)
+{
+	struct stmt st = { .path = node->path };
+
+	if (!walk_mode_is_default(node)) {
+		st.kind = STMT_CHMOD;
+		st.mode = node->mode;
+		format_print_stmt(s->out, "", &st);
+	}
+	if (node->uid || node->gid) {
+		st.kind = STMT_CHOWN;
+		st.uid = node->uid;
+		st.gid = node->gid;
+		format_print_stmt(s->out, "", &st);
+	}
+}
+
+static void save_attr(struct save *s, const struct node *node)
+{
+	struct stmt st = {
+		.kind = STMT_SET,
+		.path = node->path,
+		.arg = node->value,
+		.len = node->len,
+	};
+	const struct stmt *kept;
+	char detail[64];
+
+	if (!node->writable)
+		goto modes;
+	switch (node->state) {
+	case ATTR_TEXT:
+		format_print_stmt(s->out, "", &st);
+		break;
+	case ATTR_WRITE_ONLY:
+		kept = save_kept(s, node->path);
+		if (kept)
+			format_print_stmt(s->out, "", kept);
+		else
+			format_print_note(s->out, "write-only, not saved",
+					  node->path, "add: set PATH VALUE");
+		break;
+	case ATTR_BINARY:
+		snprintf(detail, sizeof(detail), "%zu bytes", node->size);
+		format_print_note(s->out, "binary, not saved", node->path,
+				  detail);
+		break;
+	case ATTR_UNREADABLE:
+		format_print_note(s->out, "unreadable, not saved", node->path,
+				  cfs_strerror(node->err));
+		break;
+	case ATTR_NOT_READ:
+		break;
+	}
+modes:
+	save_modes(s, node);
+}
+
+static void save_link(struct save *s, const struct node *node)
+{
+	struct stmt st = {
+		.kind = STMT_LINK,
+		.path = node->path,
+		.arg = node->target,
+	};
+
+	if (node->err) {
+		format_print_note(s->out, "link not saved", node->path,
+				  cfs_strerror(node->err));
+		return;
+	}
+	st.len = strlen(node->target);
+	format_print_stmt(s->out, "", &st);
+	/* A link's mode is always 0777; only its owner can change. */
+	if (node->uid || node->gid) {
+		st.kind = STMT_CHOWN;
+		st.uid = node->uid;
+		st.gid = node->gid;
+		format_print_stmt(s->out, "", &st);
+	}
+}
+
+static void save_dir(struct save *s, const struct node *dir)
+{
+	struct stmt st = { .kind = STMT_MKDIR, .path = dir->path };
+	size_t i;
+
+	if (dir->path[0]) {
+		/* A blank line ends each directory with content. */
+		if (s->block)
+			fputc('\n', s->out);
+		format_print_stmt(s->out, "", &st);
+		save_modes(s, dir);
+	}
+	s->block = false;
+	for (i = 0; i < dir->nr_kids; i++) {
+		const struct node *kid = dir->kids[i];
+
+		if (kid->kind == NODE_ATTR)
+			save_attr(s, kid);
+		else if (kid->kind == NODE_LINK)
+			save_link(s, kid);
+		s->block |= kid->kind != NODE_DIR;
+	}
+	for (i = 0; i < dir->nr_kids; i++)
+		if (dir->kids[i]->kind == NODE_DIR)
+			save_dir(s, dir->kids[i]);
+}
+
+/*
+ * Writes the statements for the subtree at @path to @out. @keep, if not
+ * NULL, is an earlier save whose values for write-only attributes are
+ * carried over. Returns the number of problems met (each reported), or
+ * -errno when @path cannot be read at all.
+ */
+int save_tree(struct fs *fs, const char *path, const struct script *keep,
+	      FILE *out)
+{
+	struct save s = { .out = out };
+	struct tree tree;
+	size_t i;
+	int ret;
+
+	ret = walk_tree(fs, path, WALK_VALUES, &tree);
+	if (ret) {
+		cfs_err(path, "%s", cfs_strerror(ret));
+		return ret;
+	}
+	if (keep && keep->nr_stmts) {
+		s.keep = xmalloc(keep->nr_stmts * sizeof(*s.keep));
+		for (i = 0; i < keep->nr_stmts; i++)
+			if (keep->stmts[i].kind == STMT_SET)
+				s.keep[s.nr_keep++] = &keep->stmts[i];
+		qsort(s.keep, s.nr_keep, sizeof(*s.keep), save_cmp_stmt);
+	}
+	format_print_header(out);
+	fputc('\n', out);
+	switch (tree.top->kind) {
+	case NODE_DIR:
+		save_dir(&s, tree.top);
+		break;
+	case NODE_ATTR:
+		save_attr(&s, tree.top);
+		break;
+	case NODE_LINK:
+		save_link(&s, tree.top);
+		break;
+	}
+	ret = tree.nr_errors;
+	free(s.keep);
+	tree_free(&tree);
+	return ret;
+}
+
+static void save_usage(FILE *out)
+{
+	fputs("usage: configfs save [-o FILE] [-k OLD] [PATH]\n"
+	      "Write the tree under PATH (default: all) as statements that\n"
+	      "configfs restore applies.\n"
+	      "  -o, --output FILE  write to FILE (replaced whole), not stdout\n"
+	      "  -k, --keep OLD     carry over values of write-only attributes\n"
+	      "                     from OLD, an earlier save edited by hand\n",
+	      out);
+}
+
+static int save_to_file(struct fs *fs, const char *path,
+			const struct script *keep, const char *file)
+{
+	char *tmp = xmalloc(strlen(file) + 16);
+	FILE *out;
+	int ret;
+	int fd;
+
+	sprintf(tmp, "%s.XXXXXX", file);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		cfs_err(file, "%s", cfs_strerror(errno));
+		free(tmp);
+		return CFS_EXIT_SYSTEM;
+	}
+	fchmod(fd, 0644);
+	out = fdopen(fd, "w");
+	if (!out) {
+		cfs_err(file, "%s", cfs_strerror(errno));
+		close(fd);
+		ret = CFS_EXIT_SYSTEM;
+		goto out_unlink;
+	}
+	ret = save_tree(fs, path, keep, out);
+	if (ret) {
+		fclose(out);
+		cfs_err(file, "not written: the tree could not be read whole");
+		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_FAIL;
+		goto out_unlink;
+	}
+	if (fflush(out) || fsync(fileno(out)) || fclose(out)) {
+		cfs_err(file, "%s", cfs_strerror(errno));
+		ret = CFS_EXIT_SYSTEM;
+		goto out_unlink;
+	}
+	if (rename(tmp, file)) {
+		cfs_err(file, "%s", cfs_strerror(errno));
+		ret = CFS_EXIT_SYSTEM;
+		goto out_unlink;
+	}
+	free(tmp);
+	return CFS_EXIT_OK;
+out_unlink:
+	unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+int cmd_save(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "keep", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct script keep = { 0 };
+	const char *keep_file = NULL;
+	const char *file = NULL;
+	struct arena arena = { 0 };
+	char *path = "";
+	struct fs fs;
+	int ret;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+o:k:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			file = optarg;
+			break;
+		case 'k':
+			keep_file = optarg;
+			break;
+		case 'h':
+			save_usage(stdout);
+			return CFS_EXIT_OK;
+		default:
+			save_usage(stderr);
+			return CFS_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		save_usage(stderr);
+		return CFS_EXIT_USAGE;
+	}
+	if (keep_file) {
+		ret = format_load(&keep, keep_file);
+		if (ret) {
+			script_free(&keep);
+			return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
+		}
+	}
+	if (fs_open_cmd(&fs)) {
+		script_free(&keep);
+		return CFS_EXIT_SYSTEM;
+	}
+	if (optind < argc && fs_user_path(&fs, argv[optind], &arena, &path)) {
+		ret = CFS_EXIT_USAGE;
+		goto out;
+	}
+	if (file) {
+		ret = save_to_file(&fs, path, &keep, file);
+	} else {
+		ret = save_tree(&fs, path, &keep, stdout);
+		ret = ret < 0 ? CFS_EXIT_SYSTEM : ret ? CFS_EXIT_FAIL : 0;
+	}
+out:
+	arena_free(&arena);
+	fs_close(&fs);
+	script_free(&keep);
+	return ret;
+}
