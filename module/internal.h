@@ -1,9 +1,315 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Private declarations of configfs-ng, one section per defining file.
+ *
+ * Lock order, outermost first:
+ *
+ *   1. VFS inode locks (i_rwsem), taken by the VFS around our inode
+ *      operations. The module itself never takes an inode lock, except
+ *      to drop and retake a directory's in symlink, as stock does.
+ *   2. cng_subsys_mutex (node.c), the root group's su_mutex, then a
+ *      subsystem's su_mutex. Client callbacks that stock runs under
+ *      su_mutex (make_item, make_group, disconnect_notify, drop_item)
+ *      run under it here too.
+ *   3. cng_tree_mutex (node.c): the backing tree. Never held across a
+ *      client callback, nor while waiting for active references.
+ *
+ * Active references (cng_node_get_active()) are not locks but removal
+ * waits for them to drain: that wait happens with no lock of ours held,
+ * and with no su_mutex held, since a client's show or store may take it.
  */
 #ifndef _CNG_INTERNAL_H
 #define _CNG_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rbtree.h>
+#include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+
+struct config_group;
+struct config_item;
+struct configfs_subsystem;
+struct module;
+
+/* Kinds of node. Attributes have no node. */
+enum cng_node_type {
+	CNG_NODE_ROOT,
+	CNG_NODE_DIR,
+	CNG_NODE_LINK,
+};
+
+/*
+ * Life of a node, under cng_tree_mutex. NEW: linked but invisible while
+ * mkdir or registration builds it. LIVE: visible, active references may
+ * be taken. DROPPING: a remover owns it and has deactivated it. DEAD:
+ * unlinked from the tree; only memory remains, for inodes that still
+ * point at it.
+ */
+enum cng_node_state {
+	CNG_STATE_NEW,
+	CNG_STATE_LIVE,
+	CNG_STATE_DROPPING,
+	CNG_STATE_DEAD,
+};
+
+#define CNG_NODE_GROUP		BIT(0)	/* item is a config_group */
+#define CNG_NODE_DEFAULT	BIT(1)	/* made by the kernel: rmdir is EPERM */
+#define CNG_NODE_USER		BIT(2)	/* made by mkdir or symlink */
+
+/*
+ * The first active count: a node is born deactivated and becomes active
+ * when it turns LIVE; removal adds the bias back, and waits for the count
+ * to fall to exactly the bias.
+ */
+#define CNG_DEACTIVATED_BIAS	INT_MIN
+
+/* Inode numbers: the node's id above, the attribute slot below. */
+#define CNG_INO_SLOT_BITS	16
+#define CNG_MAX_SLOT		((1U << CNG_INO_SLOT_BITS) - 1)
+
+/**
+ * struct cng_meta - what the user set on one file, kept across eviction
+ * @next: next entry of the owning node's list
+ * @slot: 0 for the node itself, else 1 + the attribute's index
+ * @mode: full mode, file type included
+ * @uid: owner
+ * @gid: group
+ * @atime: access time
+ * @mtime: modification time
+ * @ctime: change time
+ *
+ * Allocated on the first setattr of that file only; freed with the node.
+ * Under cng_tree_mutex.
+ */
+struct cng_meta {
+	struct cng_meta		*next;
+	unsigned int		slot;
+	umode_t			mode;
+	kuid_t			uid;
+	kgid_t			gid;
+	struct timespec64	atime;
+	struct timespec64	mtime;
+	struct timespec64	ctime;
+};
+
+/**
+ * struct cng_node - a directory or a symlink of the backing tree
+ *
+ * References (@ref): one held by the tree while the node is linked (from
+ * link to unlink), one by each child (its @parent), one by each symlink
+ * to it (@target), one by each inode built from it, and short-lived ones
+ * by removers and waiters. The last put frees the node after an RCU
+ * grace period; it never takes a lock, so it is safe from reclaim.
+ *
+ * Active references (@active) are taken around every call into the
+ * client for this node's item; removal drains them before the item is
+ * dropped. See cng_node_get_active().
+ *
+ * @ref: reference count, see above
+ * @active: active references, biased by CNG_DEACTIVATED_BIAS when off
+ * @type: enum cng_node_type; constant
+ * @state: enum cng_node_state; under cng_tree_mutex, read locklessly
+ *	   with READ_ONCE() where a stale answer is harmless
+ * @flags: CNG_NODE_*; constant
+ * @nr_user: user-made children (directories and links); tree mutex
+ * @nr_subdirs: child directories, for i_nlink; tree mutex
+ * @links: symlinks pointing here; tree mutex
+ * @depend: configfs_depend_item() count; tree mutex
+ * @parent: the parent directory (counted); NULL for the root; constant
+ * @sib: entry in @parent's @children, ordered by name; tree mutex
+ * @children: child nodes by name; tree mutex
+ * @hash: entry in the item-to-node table (directories); tree mutex
+ * @item: the directory's item; cleared when the item is dropped
+ * @target: a symlink's target directory (counted); constant
+ * @in_link: entry in @target's @incoming; tree mutex
+ * @incoming: symlinks pointing here; tree mutex
+ * @body: a symlink's text, as readlink returns it; constant
+ * @item_owner: module pinned for a user-made directory's item
+ * @subsys_owner: module pinned for a user-made directory's subsystem
+ * @rm_entry: entry in a remover's work list; owned by that remover
+ * @meta: settings the user made, sparse; tree mutex
+ * @id: inode number base, unique for the module's lifetime; constant
+ * @btime: creation time, the default for every time stamp; constant
+ * @rcu: for freeing
+ * @name: the name in the parent directory; constant
+ */
+struct cng_node {
+	refcount_t		ref;
+	atomic_t		active;
+	u8			type;
+	u8			state;
+	u16			flags;
+	unsigned int		nr_user;
+	unsigned int		nr_subdirs;
+	unsigned int		links;
+	unsigned int		depend;
+	struct cng_node		*parent;
+	struct rb_node		sib;
+	struct rb_root		children;
+	struct rhash_head	hash;
+	struct config_item	*item;
+	struct cng_node		*target;
+	struct list_head	in_link;
+	struct list_head	incoming;
+	char			*body;
+	struct module		*item_owner;
+	struct module		*subsys_owner;
+	struct list_head	rm_entry;
+	struct cng_meta		*meta;
+	u64			id;
+	struct timespec64	btime;
+	struct rcu_head		rcu;
+	char			name[];
+};
+
+/* Kinds of file an inode stands for. */
+enum cng_file_kind {
+	CNG_FILE_DIR,
+	CNG_FILE_LINK,
+	CNG_FILE_ATTR,
+	CNG_FILE_BIN_ATTR,
+};
+
+/**
+ * struct cng_inode - our inode
+ * @vfs: the VFS inode
+ * @node: the node (counted): the directory or symlink itself, or for an
+ *	  attribute the directory of its item
+ * @attr: an attribute's descriptor, a struct configfs_attribute or
+ *	  struct configfs_bin_attribute; dereference only under an active
+ *	  reference on @node, or with the attribute's module pinned
+ * @kind: enum cng_file_kind
+ * @slot: the slot of cng_meta for this file
+ */
+struct cng_inode {
+	struct inode	vfs;
+	struct cng_node	*node;
+	const void	*attr;
+	unsigned int	kind;
+	unsigned int	slot;
+};
+
+static inline struct cng_inode *CNG_I(struct inode *inode)
+{
+	return container_of(inode, struct cng_inode, vfs);
+}
+
+/* node.c */
+extern struct mutex cng_tree_mutex;
+extern struct mutex cng_subsys_mutex;
+extern struct cng_node cng_root_node;
+extern struct config_group cng_root_group;
+
+bool cng_is_root_item(const struct config_item *item);
+struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
+				unsigned int flags);
+struct cng_node *cng_node_get(struct cng_node *node);
+void cng_node_put(struct cng_node *node);
+
+/**
+ * cng_node_get_active() - pin a node's item for a client call
+ * @node: the node
+ *
+ * Context: any; does not sleep.
+ * Return: true if @node is LIVE (or being dropped but not yet
+ * deactivated); then cng_node_put_active() must follow.
+ */
+bool cng_node_get_active(struct cng_node *node);
+void cng_node_put_active(struct cng_node *node);
+void cng_node_activate_locked(struct cng_node *node);
+void cng_node_deactivate_locked(struct cng_node *node);
+void cng_node_drain(struct cng_node *node);
+void cng_node_set_state_locked(struct cng_node *node,
+			       enum cng_node_state state);
+void cng_node_wait_state(struct cng_node *node, enum cng_node_state from);
+struct cng_node *cng_node_find_locked(struct cng_node *parent,
+				      const char *name);
+struct cng_node *cng_node_next_locked(struct cng_node *parent,
+				      const char *after);
+int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
+void cng_node_unlink_locked(struct cng_node *node);
+struct cng_node *cng_node_from_item_locked(const struct config_item *item);
+struct cng_meta *cng_node_meta_locked(struct cng_node *node,
+				      unsigned int slot);
+int cng_node_init(void);
+void cng_node_exit(void);
+
+/* inode.c */
+struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
+			    unsigned int kind, unsigned int slot,
+			    const void *attr);
+int cng_inode_setattr(struct user_namespace *mnt_userns,
+		      struct dentry *dentry, struct iattr *iattr);
+void cng_inode_evict(struct inode *inode);
+struct inode *cng_inode_alloc(struct super_block *sb);
+void cng_inode_free(struct inode *inode);
+int cng_inode_init(void);
+void cng_inode_exit(void);
+
+/* dir.c */
+extern const struct inode_operations cng_dir_inode_ops;
+extern const struct inode_operations cng_root_inode_ops;
+extern const struct file_operations cng_dir_file_ops;
+extern const struct dentry_operations cng_dentry_ops;
+
+void cng_link_group(struct config_group *parent_group,
+		    struct config_group *group);
+void cng_unlink_group(struct config_group *group);
+
+/**
+ * cng_attach() - build a group's or item's subtree and make it visible
+ * @parent: the parent directory
+ * @item: the item; its default groups get nodes too
+ * @name: the name in @parent
+ * @flags: CNG_NODE_DEFAULT or CNG_NODE_USER
+ *
+ * Context: takes cng_tree_mutex; sleeps.
+ * Return: the new node, NEW and not yet active (cng_activate() does
+ * that), or an ERR_PTR(): -ENOENT if @parent is going away, -EEXIST if
+ * a name is taken, -ENOMEM.
+ */
+struct cng_node *cng_attach(struct cng_node *parent,
+			    struct config_item *item, const char *name,
+			    unsigned int flags);
+int cng_activate(struct cng_node *node);
+
+/**
+ * cng_remove() - remove a node's subtree: deactivate, drain, unlink, tell
+ * @node: the directory to remove
+ * @force: false for rmdir, which may refuse; true for the kernel side,
+ *	   which removes whatever is below @node, user items and links
+ *	   included, and never fails
+ *
+ * The one removal path of the module: rmdir and unregistration share it.
+ * Every node of the subtree is deactivated, its active references are
+ * drained with no lock held, then symlinks are unlinked (drop_link), then
+ * directories bottom up; a user-made directory gets disconnect_notify and
+ * drop_item under its subsystem's su_mutex. A kernel-made top is left to
+ * the caller to unlink from the item hierarchy.
+ *
+ * Context: process; sleeps. No lock of ours or su_mutex held.
+ * Return: 0, or (rmdir only) -EBUSY, -ENOTEMPTY or -ENOENT.
+ */
+int cng_remove(struct cng_node *node, bool force);
+
+/* file.c */
+extern const struct file_operations cng_attr_file_ops;
+extern const struct file_operations cng_bin_attr_file_ops;
+
+/* symlink.c */
+extern const struct inode_operations cng_link_inode_ops;
+
+int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+		struct dentry *dentry, const char *symname);
+int cng_unlink(struct inode *dir, struct dentry *dentry);
+void cng_link_drop(struct cng_node *link);
 
 /* mount.c */
 int cng_mount_init(void);

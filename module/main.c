@@ -8,12 +8,31 @@
 
 static int __init cng_init(void)
 {
-	return cng_mount_init();
+	int ret;
+
+	ret = cng_node_init();
+	if (ret)
+		return ret;
+	ret = cng_inode_init();
+	if (ret)
+		goto err_node_exit;
+	ret = cng_mount_init();
+	if (ret)
+		goto err_inode_exit;
+	return 0;
+
+err_inode_exit:
+	cng_inode_exit();
+err_node_exit:
+	cng_node_exit();
+	return ret;
 }
 
 static void __exit cng_exit(void)
 {
 	cng_mount_exit();
+	cng_inode_exit();
+	cng_node_exit();
 }
 
 module_init(cng_init);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The configfs file system type, its superblock and its mount point under
- * /sys/kernel/config.
+ * /sys/kernel/config. Nothing pins the superblock: the backing tree lives
+ * in the module, and a new mount builds its dentries and inodes afresh.
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -14,9 +15,22 @@
 /* The statfs f_type user space knows configfs by; the same as stock. */
 #define CNG_MAGIC	0x62656570
 
+/* A node's inode is worth caching only while the node is in the tree. */
+static int cng_sb_drop_inode(struct inode *inode)
+{
+	struct cng_node *node = CNG_I(inode)->node;
+
+	if (node && READ_ONCE(node->state) == CNG_STATE_DEAD)
+		return 1;
+	return generic_drop_inode(inode);
+}
+
 static const struct super_operations cng_sb_ops = {
 	.statfs		= simple_statfs,
-	.drop_inode	= generic_delete_inode,
+	.alloc_inode	= cng_inode_alloc,
+	.free_inode	= cng_inode_free,
+	.drop_inode	= cng_sb_drop_inode,
+	.evict_inode	= cng_inode_evict,
 };
 
 static int cng_fill_super(struct super_block *sb, struct fs_context *fc)
@@ -27,20 +41,12 @@ static int cng_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_blocksize_bits = PAGE_SHIFT;
 	sb->s_magic = CNG_MAGIC;
 	sb->s_op = &cng_sb_ops;
+	sb->s_d_op = &cng_dentry_ops;
 	sb->s_time_gran = 1;
 
-	inode = new_inode(sb);
-	if (!inode)
-		return -ENOMEM;
-	inode->i_ino = 1;
-	inode->i_mode = S_IFDIR | 0755;
-	inode->i_mtime = current_time(inode);
-	inode->i_atime = inode->i_mtime;
-	inode->i_ctime = inode->i_mtime;
-	inode->i_op = &simple_dir_inode_operations;
-	inode->i_fop = &simple_dir_operations;
-	set_nlink(inode, 2);
-
+	inode = cng_inode_get(sb, &cng_root_node, CNG_FILE_DIR, 0, NULL);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
 	sb->s_root = d_make_root(inode);
 	return sb->s_root ? 0 : -ENOMEM;
 }
@@ -64,7 +70,7 @@ static struct file_system_type cng_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "configfs",
 	.init_fs_context	= cng_init_fs_context,
-	.kill_sb		= kill_litter_super,
+	.kill_sb		= kill_anon_super,
 };
 MODULE_ALIAS_FS("configfs");
 

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Inodes: built from a node on lookup, reclaimable, and numbered stably.
+ *
+ * An inode's mode, owner and times come from the node's saved settings
+ * (struct cng_meta) when the user changed them, else from defaults; a
+ * setattr writes them back, so they survive eviction and remounts.
+ */
+#include <linux/configfs.h>
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static struct kmem_cache *cng_inode_cache;
+
+static const struct inode_operations cng_attr_inode_ops = {
+	.setattr	= cng_inode_setattr,
+};
+
+static umode_t cng_inode_default_mode(unsigned int kind, const void *attr)
+{
+	const struct configfs_attribute *ca = attr;
+	const struct configfs_bin_attribute *cb = attr;
+
+	switch (kind) {
+	case CNG_FILE_LINK:
+		return S_IFLNK | 0777;
+	case CNG_FILE_ATTR:
+		return S_IFREG | (ca->ca_mode & S_IALLUGO);
+	case CNG_FILE_BIN_ATTR:
+		return S_IFREG | (cb->cb_attr.ca_mode & S_IALLUGO);
+	default:
+		return S_IFDIR | 0755;
+	}
+}
+
+static void cng_inode_fill(struct inode *inode, struct cng_node *node,
+			   unsigned int kind, unsigned int slot,
+			   const void *attr)
+{
+	struct cng_inode *ci = CNG_I(inode);
+	struct cng_meta *meta;
+
+	ci->node = cng_node_get(node);
+	ci->attr = attr;
+	ci->kind = kind;
+	ci->slot = slot;
+	inode->i_mapping->a_ops = &ram_aops;
+
+	mutex_lock(&cng_tree_mutex);
+	meta = cng_node_meta_locked(node, slot);
+	if (meta) {
+		inode->i_mode = meta->mode;
+		inode->i_uid = meta->uid;
+		inode->i_gid = meta->gid;
+		inode->i_atime = meta->atime;
+		inode->i_mtime = meta->mtime;
+		inode->i_ctime = meta->ctime;
+	} else {
+		inode->i_mode = cng_inode_default_mode(kind, attr);
+		inode->i_atime = node->btime;
+		inode->i_mtime = node->btime;
+		inode->i_ctime = node->btime;
+	}
+	mutex_unlock(&cng_tree_mutex);
+
+	switch (kind) {
+	case CNG_FILE_DIR:
+		if (node->type == CNG_NODE_ROOT)
+			inode->i_op = &cng_root_inode_ops;
+		else
+			inode->i_op = &cng_dir_inode_ops;
+		inode->i_fop = &cng_dir_file_ops;
+		set_nlink(inode, 2);
+		break;
+	case CNG_FILE_LINK:
+		inode->i_op = &cng_link_inode_ops;
+		inode->i_link = node->body;
+		break;
+	case CNG_FILE_ATTR:
+		inode->i_op = &cng_attr_inode_ops;
+		inode->i_fop = &cng_attr_file_ops;
+		inode->i_size = PAGE_SIZE;
+		break;
+	case CNG_FILE_BIN_ATTR:
+		inode->i_op = &cng_attr_inode_ops;
+		inode->i_fop = &cng_bin_attr_file_ops;
+		inode->i_size = 0;
+		break;
+	}
+}
+
+/**
+ * cng_inode_get() - the inode of a node or of one of its attributes
+ * @sb: the superblock
+ * @node: the directory or symlink, or the attribute's directory
+ * @kind: enum cng_file_kind
+ * @slot: 0, or the attribute's slot
+ * @attr: the attribute's descriptor, or NULL
+ *
+ * The inode number is @node's id shifted, plus @slot, so a file keeps its
+ * number across eviction for as long as its node lives.
+ *
+ * Context: process; sleeps; takes cng_tree_mutex.
+ * Return: a referenced inode, or ERR_PTR(-ENOMEM).
+ */
+struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
+			    unsigned int kind, unsigned int slot,
+			    const void *attr)
+{
+	unsigned long ino;
+	struct inode *inode;
+
+	if (node->type == CNG_NODE_ROOT)
+		ino = 1;
+	else
+		ino = (node->id << CNG_INO_SLOT_BITS) | slot;
+	inode = iget_locked(sb, ino);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (inode->i_state & I_NEW) {
+		cng_inode_fill(inode, node, kind, slot, attr);
+		unlock_new_inode(inode);
+	}
+	return inode;
+}
+
+/**
+ * cng_inode_setattr() - chmod, chown, utimes and truncate on any file
+ * @mnt_userns: the mount's user namespace
+ * @dentry: the file
+ * @iattr: what to change
+ *
+ * Applies the change to the inode and saves mode, owner and times in the
+ * node, so they outlive the inode. A size change (a shell's O_TRUNC) is
+ * accepted and ignored: stock builds a fresh attribute inode on every
+ * lookup, so its size never shows there either.
+ *
+ * Context: the inode's lock held by the VFS; sleeps.
+ * Return: 0 or -errno.
+ */
+int cng_inode_setattr(struct user_namespace *mnt_userns,
+		      struct dentry *dentry, struct iattr *iattr)
+{
+	struct inode *inode = d_inode(dentry);
+	struct cng_inode *ci = CNG_I(inode);
+	struct cng_meta *meta, *fresh;
+	int ret;
+
+	ret = setattr_prepare(mnt_userns, dentry, iattr);
+	if (ret)
+		return ret;
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return -ENOMEM;
+
+	setattr_copy(mnt_userns, inode, iattr);
+
+	mutex_lock(&cng_tree_mutex);
+	meta = cng_node_meta_locked(ci->node, ci->slot);
+	if (!meta) {
+		meta = fresh;
+		fresh = NULL;
+		meta->slot = ci->slot;
+		meta->next = ci->node->meta;
+		ci->node->meta = meta;
+	}
+	meta->mode = inode->i_mode;
+	meta->uid = inode->i_uid;
+	meta->gid = inode->i_gid;
+	meta->atime = inode->i_atime;
+	meta->mtime = inode->i_mtime;
+	meta->ctime = inode->i_ctime;
+	mutex_unlock(&cng_tree_mutex);
+
+	kfree(fresh);
+	return 0;
+}
+
+void cng_inode_evict(struct inode *inode)
+{
+	struct cng_inode *ci = CNG_I(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	if (ci->node)
+		cng_node_put(ci->node);
+	ci->node = NULL;
+}
+
+struct inode *cng_inode_alloc(struct super_block *sb)
+{
+	struct cng_inode *ci;
+
+	ci = alloc_inode_sb(sb, cng_inode_cache, GFP_KERNEL);
+	if (!ci)
+		return NULL;
+	ci->node = NULL;
+	ci->attr = NULL;
+	ci->kind = CNG_FILE_DIR;
+	ci->slot = 0;
+	return &ci->vfs;
+}
+
+void cng_inode_free(struct inode *inode)
+{
+	kmem_cache_free(cng_inode_cache, CNG_I(inode));
+}
+
+static void cng_inode_once(void *p)
+{
+	struct cng_inode *ci = p;
+
+	inode_init_once(&ci->vfs);
+}
+
+int cng_inode_init(void)
+{
+	cng_inode_cache = kmem_cache_create("cng_inode_cache",
+					    sizeof(struct cng_inode), 0,
+					    SLAB_RECLAIM_ACCOUNT |
+					    SLAB_MEM_SPREAD | SLAB_ACCOUNT,
+					    cng_inode_once);
+	return cng_inode_cache ? 0 : -ENOMEM;
+}
+
+void cng_inode_exit(void)
+{
+	/* free_inode callbacks run after an RCU grace period. */
+	rcu_barrier();
+	kmem_cache_destroy(cng_inode_cache);
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symlinks between items: symlink(2) asks the source item's allow_link,
+ * unlink(2) and removal tell its drop_link. The link's text is stock's
+ * relative path, fixed when the link is made.
+ */
+#include <linux/configfs.h>
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+/*
+ * Stock's text: one "../" per item from @from up to the root, then the
+ * names of @target's items from below the root down. Items' own names
+ * (ci_name) are used, as stock does.
+ */
+static char *cng_link_body(struct config_item *from,
+			   struct config_item *target)
+{
+	struct config_item *p;
+	size_t len = 0, depth = 0, pos, n;
+	char *body;
+
+	for (p = from; p && !cng_is_root_item(p); p = p->ci_parent)
+		depth++;
+	for (p = target; p && !cng_is_root_item(p); p = p->ci_parent)
+		len += strlen(config_item_name(p)) + 1;
+	/* stock: ../ per level, the path, less the slash they share, a NUL */
+	if (depth * 3 + len > PATH_MAX)
+		return ERR_PTR(-ENAMETOOLONG);
+
+	body = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!body)
+		return ERR_PTR(-ENOMEM);
+	for (pos = 0; pos < depth * 3; pos += 3)
+		memcpy(body + pos, "../", 3);
+	/* The path ends with the target's own name; fill it from the end. */
+	pos = depth * 3 + len - 1;
+	for (p = target; p && !cng_is_root_item(p); p = p->ci_parent) {
+		n = strlen(config_item_name(p));
+		pos -= n;
+		memcpy(body + pos, config_item_name(p), n);
+		body[--pos] = '/';
+	}
+	return body;
+}
+
+/* Make the link node; undone by cng_link_drop(). */
+static int cng_link_create(struct cng_node *parent, struct cng_node *target,
+			   struct dentry *dentry)
+{
+	struct cng_node *link;
+	struct inode *inode;
+	char *body;
+	int ret;
+
+	body = cng_link_body(parent->item, target->item);
+	if (IS_ERR(body))
+		return PTR_ERR(body);
+	link = cng_node_alloc(dentry->d_name.name, CNG_NODE_LINK,
+			      CNG_NODE_USER);
+	if (IS_ERR(link)) {
+		kfree(body);
+		return PTR_ERR(link);
+	}
+	link->body = body;
+
+	mutex_lock(&cng_tree_mutex);
+	ret = -ENOENT;
+	if (target->state == CNG_STATE_LIVE)
+		ret = cng_node_link_locked(parent, link);
+	if (ret) {
+		mutex_unlock(&cng_tree_mutex);
+		cng_node_put(link);
+		return ret;
+	}
+	link->target = cng_node_get(target);
+	list_add_tail(&link->in_link, &target->incoming);
+	target->links++;
+	mutex_unlock(&cng_tree_mutex);
+
+	inode = cng_inode_get(dentry->d_sb, link, CNG_FILE_LINK, 0, NULL);
+	mutex_lock(&cng_tree_mutex);
+	if (IS_ERR(inode)) {
+		list_del_init(&link->in_link);
+		target->links--;
+		cng_node_unlink_locked(link);
+		mutex_unlock(&cng_tree_mutex);
+		cng_node_put(link);
+		return PTR_ERR(inode);
+	}
+	cng_node_activate_locked(link);
+	mutex_unlock(&cng_tree_mutex);
+	d_instantiate(dentry, inode);
+	return 0;
+}
+
+/**
+ * cng_link_drop() - remove a link and tell its item's drop_link
+ * @link: the link, made DROPPING by the caller, which owns it
+ *
+ * drop_link runs before the target's link count falls, so that a racing
+ * rmdir of the target sees the link until drop_link is done, as stock.
+ * The caller keeps both items alive.
+ *
+ * Context: process; sleeps; no lock of ours held.
+ */
+void cng_link_drop(struct cng_node *link)
+{
+	struct config_item *item = link->parent->item;
+	struct cng_node *target = link->target;
+	const struct config_item_type *type = item->ci_type;
+
+	mutex_lock(&cng_tree_mutex);
+	list_del_init(&link->in_link);
+	cng_node_unlink_locked(link);
+	mutex_unlock(&cng_tree_mutex);
+
+	if (type && type->ct_item_ops && type->ct_item_ops->drop_link)
+		type->ct_item_ops->drop_link(item, target->item);
+
+	mutex_lock(&cng_tree_mutex);
+	target->links--;
+	mutex_unlock(&cng_tree_mutex);
+	cng_node_put(link);
+}
+
+int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+		struct dentry *dentry, const char *symname)
+{
+	struct cng_node *parent = CNG_I(dir)->node;
+	const struct config_item_type *type;
+	struct config_item *parent_item;
+	struct cng_node *target;
+	struct path path;
+	int ret;
+
+	if (!cng_node_get_active(parent))
+		return -ENOENT;
+	parent_item = parent->item;
+	type = parent_item->ci_type;
+	ret = -EPERM;
+	if (!type || !type->ct_item_ops || !type->ct_item_ops->allow_link)
+		goto out_put_active;
+
+	/*
+	 * The target must be resolved now, and the path walk may need the
+	 * lock the VFS holds on this directory: drop it meanwhile, as stock.
+	 */
+	inode_unlock(dir);
+	ret = kern_path(symname, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	inode_lock(dir);
+	if (ret)
+		goto out_put_active;
+
+	ret = -EPERM;
+	if (path.dentry->d_sb != dentry->d_sb)
+		goto out_put_path;
+	target = CNG_I(d_inode(path.dentry))->node;
+	ret = -ENOENT;
+	if (!cng_node_get_active(target))
+		goto out_put_path;
+
+	if (d_really_is_positive(dentry) || d_unhashed(dentry))
+		ret = -EEXIST;
+	else
+		ret = inode_permission(&init_user_ns, dir, MAY_WRITE | MAY_EXEC);
+	if (!ret)
+		ret = type->ct_item_ops->allow_link(parent_item, target->item);
+	if (!ret) {
+		ret = cng_link_create(parent, target, dentry);
+		if (ret && type->ct_item_ops->drop_link)
+			type->ct_item_ops->drop_link(parent_item, target->item);
+	}
+	cng_node_put_active(target);
+out_put_path:
+	path_put(&path);
+out_put_active:
+	cng_node_put_active(parent);
+	return ret;
+}
+
+int cng_unlink(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	struct cng_node *link = CNG_I(inode)->node;
+	struct cng_node *parent;
+
+	/* Attributes cannot be unlinked: stock's errno. */
+	if (CNG_I(inode)->kind != CNG_FILE_LINK)
+		return -EPERM;
+	parent = link->parent;
+	if (!cng_node_get_active(parent))
+		return -ENOENT;
+
+	mutex_lock(&cng_tree_mutex);
+	if (link->state != CNG_STATE_LIVE) {
+		mutex_unlock(&cng_tree_mutex);
+		cng_node_put_active(parent);
+		return -ENOENT;
+	}
+	cng_node_deactivate_locked(link);
+	mutex_unlock(&cng_tree_mutex);
+
+	cng_link_drop(link);
+	cng_node_put_active(parent);
+	clear_nlink(inode);
+	return 0;
+}
+
+const struct inode_operations cng_link_inode_ops = {
+	.get_link	= simple_get_link,
+	.setattr	= cng_inode_setattr,
+};
