@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmark driver, run in the guest: times directory and attribute
+ * operations one system call at a time and prints one CSV row per figure.
+ *
+ * Usage: cng_bench_driver [options] TEST DIR
+ *   TEST   items     mkdir N items in DIR, getdents, stat warm and cold,
+ *                    open+read+close of one attribute cold and warm,
+ *                    open+write+close, rmdir
+ *          trees     mkdir and rmdir of N groups with default groups
+ *          memory    kernel memory per item after mkdir, after drop_caches
+ *          treemem   the same for trees, per group (the tree and children)
+ *          sysfs     open+read+close of the file DIR, N times
+ *   -n N        objects (default 1000)
+ *   -s SYSTEM   label of the rows: stock, ours or tmpfs (default stock)
+ *   -r ROUND    label of the rows (default 1)
+ *   -a NAME     the attribute read and written in each item (default a0)
+ *   -A COUNT    attributes per item, for the rows; with -t, files made
+ *   -c COUNT    children per tree, for the rows; with -t, directories made
+ *   -t          DIR is a plain file system: make the attribute files and
+ *               the children ourselves, outside the timed operations
+ *   -b SECONDS  stop mkdir after this long (default: never); the rows
+ *               then report how many items were made
+ *
+ * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
+ * per operation; "growth" is the time of the last W operations over the
+ * first W, W = min(1000, n / 2). Memory figures are bytes per object.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CNG_BENCH_WINDOW	1000
+#define CNG_BENCH_PROFILE_POINTS	50
+#define CNG_BENCH_MAX_CACHES	512
+#define CNG_BENCH_PATH_MAX	512
+
+struct cng_bench_opts {
+	const char *test;
+	const char *dir;
+	const char *system;
+	const char *attr;
+	unsigned int n;
+	unsigned int round;
+	unsigned int attrs;
+	unsigned int children;
+	bool plain;
+	double budget;
+};
+
+struct cng_bench_slab {
+	char name[64];
+	double bytes;
+};
+
+struct cng_bench_mem {
+	unsigned int nr;
+	struct cng_bench_slab caches[CNG_BENCH_MAX_CACHES];
+	double slab_kb;
+};
+
+static struct cng_bench_opts opts = {
+	.system = "stock",
+	.attr = "a0",
+	.n = 1000,
+	.round = 1,
+};
+
+/* Objects made so far, for the cleanup after a failure. */
+static unsigned int made;
+
+static void cng_bench_fail(const char *fmt, ...)
+{
+	va_list ap;
+	int err = errno;
+
+	fprintf(stderr, "cng_bench_driver: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(err));
+}
+
+static unsigned long long cng_bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void cng_bench_row(const char *metric, const char *x, double value)
+{
+	printf("%s,%u,%s,%u,%u,%s,%s,%.0f\n", opts.system, opts.round,
+	       opts.test, opts.n, opts.attrs, metric, x ? x : "", value);
+}
+
+static void cng_bench_item_path(char *buf, unsigned int i, const char *leaf)
+{
+	if (leaf)
+		snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u/%s", opts.dir, i,
+			 leaf);
+	else
+		snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u", opts.dir, i);
+}
+
+static int cng_bench_cmp(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of t[0..n), which it sorts a copy of. */
+static double cng_bench_median(const unsigned long long *t, unsigned int n)
+{
+	unsigned long long *s;
+	double ret;
+
+	if (!n)
+		return 0;
+	s = malloc(sizeof(*s) * n);
+	if (!s)
+		return 0;
+	memcpy(s, t, sizeof(*s) * n);
+	qsort(s, n, sizeof(*s), cng_bench_cmp);
+	ret = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+	free(s);
+	return ret;
+}
+
+static double cng_bench_sum(const unsigned long long *t, unsigned int n)
+{
+	double sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		sum += t[i];
+	return sum;
+}
+
+/* Median, first and last window, growth of the per-operation times. */
+static void cng_bench_report_ops(const char *op, const unsigned long long *t,
+				 unsigned int n)
+{
+	unsigned int w = n / 2 < CNG_BENCH_WINDOW ? n / 2 : CNG_BENCH_WINDOW;
+	char metric[64];
+	double first;
+
+	if (!w)
+		w = n;
+	snprintf(metric, sizeof(metric), "%s_ns", op);
+	cng_bench_row(metric, NULL, cng_bench_median(t, n));
+	snprintf(metric, sizeof(metric), "%s_first_ns", op);
+	cng_bench_row(metric, NULL, cng_bench_median(t, w));
+	snprintf(metric, sizeof(metric), "%s_last_ns", op);
+	cng_bench_row(metric, NULL, cng_bench_median(t + n - w, w));
+	first = cng_bench_sum(t, w);
+	snprintf(metric, sizeof(metric), "%s_growth_x1000", op);
+	cng_bench_row(metric, NULL, first ?
+		      1000 * cng_bench_sum(t + n - w, w) / first : 0);
+}
+
+/* The per-operation cost against the number of siblings, for the plot. */
+static void cng_bench_report_profile(const char *op, const unsigned long long *t,
+				     unsigned int n)
+{
+	unsigned int step = n / CNG_BENCH_PROFILE_POINTS;
+	char metric[64], x[32];
+	unsigned int i;
+
+	if (!step)
+		step = 1;
+	snprintf(metric, sizeof(metric), "%s_profile_ns", op);
+	for (i = 0; i + step <= n; i += step) {
+		snprintf(x, sizeof(x), "%u", i + step);
+		cng_bench_row(metric, x, cng_bench_median(t + i, step));
+	}
+}
+
+static int cng_bench_drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0) {
+		cng_bench_fail("open /proc/sys/vm/drop_caches");
+		return -1;
+	}
+	sync();
+	if (write(fd, "3\n", 2) != 2) {
+		cng_bench_fail("write /proc/sys/vm/drop_caches");
+		ret = -1;
+	}
+	close(fd);
+	return ret;
+}
+
+static int cng_bench_write_file(const char *path, const char *val, int flags)
+{
+	int fd = open(path, O_WRONLY | flags, 0644);
+	size_t len = strlen(val);
+	int ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, len) != (ssize_t)len)
+		ret = -1;
+	if (close(fd))
+		ret = -1;
+	return ret;
+}
+
+/* Make the files and directories configfs would make, for plain mode. */
+static int cng_bench_fill(const char *path, unsigned int files,
+			  unsigned int dirs)
+{
+	char sub[CNG_BENCH_PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < files; i++) {
+		snprintf(sub, sizeof(sub), "%s/a%u", path, i);
+		if (cng_bench_write_file(sub, "0\n", O_CREAT | O_TRUNC)) {
+			cng_bench_fail("create %s", sub);
+			return -1;
+		}
+	}
+	for (i = 0; i < dirs; i++) {
+		snprintf(sub, sizeof(sub), "%s/c%u", path, i);
+		if (mkdir(sub, 0755)) {
+			cng_bench_fail("mkdir %s", sub);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cng_bench_unfill(const char *path, unsigned int files,
+			    unsigned int dirs)
+{
+	char sub[CNG_BENCH_PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < files; i++) {
+		snprintf(sub, sizeof(sub), "%s/a%u", path, i);
+		if (unlink(sub) && errno != ENOENT) {
+			cng_bench_fail("unlink %s", sub);
+			return -1;
+		}
+	}
+	for (i = dirs; i-- > 0;) {
+		snprintf(sub, sizeof(sub), "%s/c%u", path, i);
+		if (rmdir(sub) && errno != ENOENT) {
+			cng_bench_fail("rmdir %s", sub);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * mkdir of n objects, timed one by one into t. In plain mode each object
+ * is then given its files and, with trees, its children: timed as part of
+ * the operation for trees (configfs makes default groups inside mkdir),
+ * untimed for items (configfs makes no attribute file at mkdir).
+ */
+static int cng_bench_mkdir_all(unsigned long long *t, unsigned int n, bool trees)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned long long start = cng_bench_now(), t0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		cng_bench_item_path(path, i, NULL);
+		t0 = cng_bench_now();
+		if (mkdir(path, 0755)) {
+			cng_bench_fail("mkdir %s", path);
+			return -1;
+		}
+		made = i + 1;
+		if (opts.plain && trees &&
+		    cng_bench_fill(path, 0, opts.children))
+			return -1;
+		t[i] = cng_bench_now() - t0;
+		if (opts.plain && !trees &&
+		    cng_bench_fill(path, opts.attrs, 0))
+			return -1;
+		if (opts.budget > 0 && i % 100 == 99 &&
+		    (cng_bench_now() - start) / 1e9 > opts.budget)
+			return i + 1;
+	}
+	return n;
+}
+
+/* rmdir of the objects made, timed into t when given; or cleanup. */
+static int cng_bench_rmdir_all(unsigned long long *t, bool trees)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned int i, n = made;
+	unsigned long long t0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		cng_bench_item_path(path, i, NULL);
+		if (opts.plain && !trees &&
+		    cng_bench_unfill(path, opts.attrs, 0))
+			ret = -1;
+		t0 = cng_bench_now();
+		if (opts.plain && trees &&
+		    cng_bench_unfill(path, 0, opts.children))
+			ret = -1;
+		if (rmdir(path) && errno != ENOENT) {
+			cng_bench_fail("rmdir %s", path);
+			ret = -1;
+		}
+		if (t)
+			t[i] = cng_bench_now() - t0;
+	}
+	made = 0;
+	return ret;
+}
+
+static int cng_bench_stat_all(unsigned long long *t, unsigned int n)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	struct stat st;
+	unsigned int i;
+	unsigned long long t0;
+
+	for (i = 0; i < n; i++) {
+		cng_bench_item_path(path, i, NULL);
+		t0 = cng_bench_now();
+		if (stat(path, &st)) {
+			cng_bench_fail("stat %s", path);
+			return -1;
+		}
+		t[i] = cng_bench_now() - t0;
+	}
+	return 0;
+}
+
+/* open + read + close, or open + write + close, of one file. */
+static int cng_bench_rw_one(const char *path, bool do_write)
+{
+	char buf[256];
+	ssize_t len;
+	int fd;
+
+	fd = open(path, do_write ? O_WRONLY : O_RDONLY);
+	if (fd < 0) {
+		cng_bench_fail("open %s", path);
+		return -1;
+	}
+	if (do_write)
+		len = write(fd, "1\n", 2) == 2 ? 0 : -1;
+	else
+		len = read(fd, buf, sizeof(buf));
+	if (len < 0) {
+		cng_bench_fail("%s %s", do_write ? "write" : "read", path);
+		close(fd);
+		return -1;
+	}
+	if (close(fd)) {
+		cng_bench_fail("close %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int cng_bench_rw_all(unsigned long long *t, unsigned int n, bool do_write)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned int i;
+	unsigned long long t0;
+
+	for (i = 0; i < n; i++) {
+		cng_bench_item_path(path, i, opts.attr);
+		t0 = cng_bench_now();
+		if (cng_bench_rw_one(path, do_write))
+			return -1;
+		t[i] = cng_bench_now() - t0;
+	}
+	return 0;
+}
+
+/* getdents64 over DIR to its end; returns the entries seen, or -1. */
+static long cng_bench_getdents(void)
+{
+	static char buf[1 << 16];
+	long entries = 0;
+	long len;
+	int fd;
+
+	fd = open(opts.dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		cng_bench_fail("open %s", opts.dir);
+		return -1;
+	}
+	while ((len = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		while (off < len) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			entries++;
+			off += d->d_reclen;
+		}
+	}
+	if (len < 0)
+		cng_bench_fail("getdents64 %s", opts.dir);
+	close(fd);
+	return len < 0 ? -1 : entries;
+}
+
+static int cng_bench_test_items(unsigned long long *t)
+{
+	unsigned int n;
+	unsigned long long t0;
+	long entries;
+	int ret;
+
+	ret = cng_bench_mkdir_all(t, opts.n, false);
+	if (ret < 0)
+		return -1;
+	n = ret;
+	cng_bench_row("made", NULL, n);
+	cng_bench_report_ops("mkdir", t, n);
+	cng_bench_report_profile("mkdir", t, n);
+
+	t0 = cng_bench_now();
+	entries = cng_bench_getdents();
+	if (entries < 0)
+		return -1;
+	t0 = cng_bench_now() - t0;
+	cng_bench_row("getdents_total_ns", NULL, t0);
+	cng_bench_row("getdents_entries", NULL, entries);
+	cng_bench_row("getdents_ns", NULL, entries ? (double)t0 / entries : 0);
+
+	if (cng_bench_stat_all(t, n))
+		return -1;
+	cng_bench_report_ops("stat_warm", t, n);
+	if (cng_bench_drop_caches() || cng_bench_stat_all(t, n))
+		return -1;
+	cng_bench_report_ops("stat_cold", t, n);
+
+	if (cng_bench_drop_caches() || cng_bench_rw_all(t, n, false))
+		return -1;
+	cng_bench_report_ops("read_cold", t, n);
+	if (cng_bench_rw_all(t, n, false))
+		return -1;
+	cng_bench_report_ops("read_warm", t, n);
+	if (cng_bench_rw_all(t, n, true))
+		return -1;
+	cng_bench_report_ops("write", t, n);
+
+	if (cng_bench_rmdir_all(t, false))
+		return -1;
+	cng_bench_report_ops("rmdir", t, n);
+	return 0;
+}
+
+static int cng_bench_test_trees(unsigned long long *t)
+{
+	unsigned int n;
+	int ret;
+
+	ret = cng_bench_mkdir_all(t, opts.n, true);
+	if (ret < 0)
+		return -1;
+	n = ret;
+	cng_bench_row("made", NULL, n);
+	cng_bench_report_ops("tree_mkdir", t, n);
+	if (cng_bench_rmdir_all(t, true))
+		return -1;
+	cng_bench_report_ops("tree_rmdir", t, n);
+	return 0;
+}
+
+static int cng_bench_test_sysfs(unsigned long long *t)
+{
+	unsigned int i;
+	unsigned long long t0;
+
+	for (i = 0; i < opts.n; i++) {
+		t0 = cng_bench_now();
+		if (cng_bench_rw_one(opts.dir, false))
+			return -1;
+		t[i] = cng_bench_now() - t0;
+	}
+	cng_bench_report_ops("sysfs_read", t, opts.n);
+	return 0;
+}
+
+/*
+ * SLUB counts the free objects of per-cpu slabs as active in /proc/slabinfo;
+ * shrinking every cache first flushes them, so that the counts are exact.
+ */
+static void cng_bench_shrink_slabs(void)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir("/sys/kernel/slab");
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
+			 d->d_name);
+		cng_bench_write_file(path, "1\n", 0);
+	}
+	closedir(dir);
+}
+
+/* Bytes in live slab objects per cache, and the Slab line of meminfo. */
+static int cng_bench_mem_read(struct cng_bench_mem *mem)
+{
+	char line[512];
+	FILE *f;
+
+	cng_bench_shrink_slabs();
+	mem->nr = 0;
+	f = fopen("/proc/slabinfo", "r");
+	if (!f) {
+		cng_bench_fail("open /proc/slabinfo");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && mem->nr < CNG_BENCH_MAX_CACHES) {
+		struct cng_bench_slab *c = &mem->caches[mem->nr];
+		unsigned long active, total, size;
+
+		if (sscanf(line, "%63s %lu %lu %lu", c->name, &active, &total,
+			   &size) != 4)
+			continue;
+		c->bytes = (double)active * size;
+		mem->nr++;
+	}
+	fclose(f);
+
+	mem->slab_kb = -1;
+	f = fopen("/proc/meminfo", "r");
+	if (!f) {
+		cng_bench_fail("open /proc/meminfo");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %lf kB", &mem->slab_kb) == 1)
+			break;
+	fclose(f);
+	return 0;
+}
+
+static double cng_bench_mem_cache(const struct cng_bench_mem *mem,
+				  const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < mem->nr; i++)
+		if (!strcmp(mem->caches[i].name, name))
+			return mem->caches[i].bytes;
+	return 0;
+}
+
+/* Deltas per object from before to after, total and per cache. */
+static void cng_bench_mem_report(const char *when,
+				 const struct cng_bench_mem *before,
+				 const struct cng_bench_mem *after,
+				 unsigned int objects)
+{
+	double total = 0, delta;
+	char metric[64];
+	unsigned int i;
+
+	for (i = 0; i < after->nr; i++) {
+		delta = after->caches[i].bytes -
+			cng_bench_mem_cache(before, after->caches[i].name);
+		total += delta;
+		/* Caches that moved by less than 4 bytes per object are noise. */
+		if (delta / objects >= 4 || delta / objects <= -4) {
+			snprintf(metric, sizeof(metric), "%s_cache_bytes",
+				 when);
+			cng_bench_row(metric, after->caches[i].name,
+				      delta / objects);
+		}
+	}
+	snprintf(metric, sizeof(metric), "%s_slab_objects_bytes", when);
+	cng_bench_row(metric, NULL, total / objects);
+	snprintf(metric, sizeof(metric), "%s_slab_meminfo_bytes", when);
+	cng_bench_row(metric, NULL,
+		      (after->slab_kb - before->slab_kb) * 1024 / objects);
+}
+
+static int cng_bench_test_memory(unsigned long long *t, bool trees)
+{
+	static struct cng_bench_mem before, created, dropped;
+	unsigned int objects;
+	int ret;
+
+	if (cng_bench_drop_caches() || cng_bench_mem_read(&before))
+		return -1;
+	ret = cng_bench_mkdir_all(t, opts.n, trees);
+	if (ret < 0)
+		return -1;
+	objects = ret;
+	if (trees)
+		objects *= opts.children + 1;
+	if (cng_bench_mem_read(&created) || cng_bench_drop_caches() ||
+	    cng_bench_mem_read(&dropped))
+		return -1;
+	cng_bench_row("made", NULL, ret);
+	cng_bench_mem_report("created", &before, &created, objects);
+	cng_bench_mem_report("dropped", &before, &dropped, objects);
+	return cng_bench_rmdir_all(NULL, trees);
+}
+
+static void cng_bench_usage(void)
+{
+	fprintf(stderr,
+		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] items|trees|memory|treemem|sysfs DIR\n");
+	exit(2);
+}
+
+static void cng_bench_parse(int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:")) != -1) {
+		switch (opt) {
+		case 'n':
+			opts.n = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			opts.system = optarg;
+			break;
+		case 'r':
+			opts.round = strtoul(optarg, NULL, 0);
+			break;
+		case 'a':
+			opts.attr = optarg;
+			break;
+		case 'A':
+			opts.attrs = strtoul(optarg, NULL, 0);
+			break;
+		case 'c':
+			opts.children = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			opts.plain = true;
+			break;
+		case 'b':
+			opts.budget = strtod(optarg, NULL);
+			break;
+		default:
+			cng_bench_usage();
+		}
+	}
+	if (argc - optind != 2 || !opts.n)
+		cng_bench_usage();
+	opts.test = argv[optind];
+	opts.dir = argv[optind + 1];
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long *t;
+	int ret = -1;
+
+	cng_bench_parse(argc, argv);
+	t = calloc(opts.n, sizeof(*t));
+	if (!t) {
+		cng_bench_fail("calloc");
+		return 1;
+	}
+	if (!strcmp(opts.test, "items"))
+		ret = cng_bench_test_items(t);
+	else if (!strcmp(opts.test, "trees"))
+		ret = cng_bench_test_trees(t);
+	else if (!strcmp(opts.test, "memory"))
+		ret = cng_bench_test_memory(t, false);
+	else if (!strcmp(opts.test, "treemem"))
+		ret = cng_bench_test_memory(t, true);
+	else if (!strcmp(opts.test, "sysfs"))
+		ret = cng_bench_test_sysfs(t);
+	else
+		cng_bench_usage();
+	if (ret && made)
+		cng_bench_rmdir_all(NULL, !strcmp(opts.test, "trees") ||
+				    !strcmp(opts.test, "treemem"));
+	free(t);
+	fflush(stdout);
+	return ret ? 1 : 0;
+}
