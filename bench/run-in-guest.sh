@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark, in the guest: the only test of the list scripts/bench.sh
+# boots. Rounds are interleaved (stock, ours, tmpfs, then again), so that
+# a slow spell of the host weighs on the three alike. Between two systems
+# the configfs module is swapped:
+#
+#   rmmod cng_bench; umount /sys/kernel/config; rmmod configfs
+#   insmod <stock or ours>/configfs.ko; mount; insmod cng_bench.ko
+#
+#   /sys/kernel/config/cng_bench/items/i000000 .. i<N-1>  (a0 .. a<A-1>)
+#   /sys/kernel/config/cng_bench/trees/i000000 .. (c0 .. c<C-1>)
+#   /run/cng-bench/items, /run/cng-bench/trees   the same, on tmpfs
+#
+# Prints KTAP, one case per system; each figure is a "# csv: ROW ;" line
+# (see bench/README.md): the end mark lets scripts/bench.sh mend a line
+# that init's forwarding split. A system that fails to load is skipped.
+set -u
+. /tests/bench/config
+
+CFS=/sys/kernel/config
+DRV=/tests/bin/cng_bench_driver
+PARAMS=/sys/module/cng_bench/parameters
+STOCK=/lib/modules/$(uname -r)/kernel/fs/configfs/configfs.ko
+OURS=/lib/modules/cng/configfs.ko
+CLIENT=/lib/modules/cng/cng_bench.ko
+TMPFS=/run/cng-bench
+OUT=/tmp/cng-bench.out
+ERR=/tmp/cng-bench.err
+
+failed_stock=0 failed_ours=0 failed_tmpfs=0
+skip_ours=
+
+say() { echo "# $*"; }
+
+csv() { echo "# csv: $* ;"; }
+
+# load SYSTEM: make SYSTEM's configfs the mounted one, with the client.
+load() {
+	rmmod cng_bench 2>/dev/null
+	if grep -q " $CFS configfs " /proc/mounts; then
+		umount "$CFS" || return 1
+	fi
+	if grep -q '^configfs ' /proc/modules; then
+		rmmod configfs || return 1
+	fi
+	case $1 in
+	stock) insmod "$STOCK" || return 1 ;;
+	ours) [ -f "$OURS" ] || { say "no $OURS"; return 1; }
+		insmod "$OURS" || return 1 ;;
+	esac
+	mount -t configfs none "$CFS" || return 1
+	insmod "$CLIENT" children="$CHILDREN" || return 1
+}
+
+# drive SYSTEM ROUND ARGS...: one driver run, its rows as csv lines.
+drive() {
+	local sys=$1 round=$2 plain= rc
+	shift 2
+	[ "$sys" = tmpfs ] && plain=-t
+	if "$DRV" -s "$sys" -r "$round" $plain "$@" > "$OUT" 2> "$ERR"; then
+		rc=0
+	else
+		rc=1
+		eval "failed_$sys=\$((failed_$sys + 1))"
+	fi
+	sed 's/^/# csv: /; s/$/ ;/' "$OUT"
+	sed 's/^/# /' "$ERR"
+	return $rc
+}
+
+# dirs SYSTEM: where the items and the trees go.
+dirs() {
+	if [ "$1" = tmpfs ]; then
+		items=$TMPFS/items trees=$TMPFS/trees
+	else
+		items=$CFS/cng_bench/items trees=$CFS/cng_bench/trees
+	fi
+}
+
+set_attrs() {
+	[ "$1" = tmpfs ] || echo "$2" > "$PARAMS/attrs"
+}
+
+round() {
+	local sys=$1 r=$2 n a
+	dirs "$sys"
+	if [ "$sys" = tmpfs ]; then
+		mkdir -p "$TMPFS"
+		mount -t tmpfs none "$TMPFS" && mkdir "$items" "$trees" ||
+			return 1
+	fi
+	set_attrs "$sys" 8
+	for n in $NS; do
+		say "$sys round $r: items, n=$n"
+		drive "$sys" "$r" -n "$n" -A 8 -b "$BUDGET" items "$items"
+	done
+	say "$sys round $r: trees, n=$TREES_N"
+	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" trees "$trees"
+	for a in $MEM_ATTRS; do
+		say "$sys round $r: memory, n=$MEM_N, attrs=$a"
+		set_attrs "$sys" "$a"
+		drive "$sys" "$r" -n "$MEM_N" -A "$a" memory "$items"
+		[ "$sys" = tmpfs ] ||
+			csv "$sys,$r,memory,$MEM_N,$a,client_bytes,,$(cat "$CFS/cng_bench/item_size")"
+	done
+	set_attrs "$sys" 8
+	say "$sys round $r: tree memory, n=$TREES_N"
+	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" treemem "$trees"
+	[ "$sys" = tmpfs ] ||
+		csv "$sys,$r,treemem,$TREES_N,0,client_bytes,,$(cat "$CFS/cng_bench/tree_size")"
+	if [ "$sys" = tmpfs ]; then
+		umount "$TMPFS"
+	else
+		# The reference of attribute reads: a sysfs file, same boot.
+		say "sysfs round $r"
+		drive sysfs "$r" -n "$SYSFS_N" -A 0 sysfs "$SYSFS_FILE"
+	fi
+	return 0
+}
+
+echo "KTAP version 1"
+echo "1..3"
+say "rounds=$ROUNDS items=$NS trees=$TREES_N children=$CHILDREN memory=$MEM_N attrs=$MEM_ATTRS budget=${BUDGET}s"
+failed_sysfs=0
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	for sys in stock ours tmpfs; do
+		if [ "$sys" = ours ] && [ -n "$skip_ours" ]; then
+			continue
+		fi
+		if [ "$sys" != tmpfs ] && ! load "$sys"; then
+			say "$sys configfs did not load; skipping it"
+			if [ "$sys" = ours ]; then
+				skip_ours=1
+				continue
+			fi
+			failed_stock=$((failed_stock + 1))
+			continue
+		fi
+		t0=$(date +%s)
+		round "$sys" "$r" || eval "failed_$sys=\$((failed_$sys + 1))"
+		say "$sys round $r took $(( $(date +%s) - t0 )) s"
+	done
+	r=$((r + 1))
+done
+load stock || say "could not reload stock configfs"
+
+n=0
+for sys in stock ours tmpfs; do
+	n=$((n + 1))
+	if [ "$sys" = ours ] && [ -n "$skip_ours" ]; then
+		echo "ok $n $sys # SKIP our configfs.ko is missing or did not load"
+	elif eval "[ \$failed_$sys -eq 0 ]"; then
+		echo "ok $n $sys"
+	else
+		echo "not ok $n $sys"
+	fi
+done
+[ "$failed_stock$failed_ours$failed_tmpfs$failed_sysfs" = 0000 ]

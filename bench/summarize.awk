@@ -1,0 +1,322 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# results.csv -> the Markdown summary on stdout, and the plot's data files
+# mkdir-<system>.dat in plotdir. Run by scripts/bench.sh:
+#   awk -F, -f summarize.awk -v plotdir=DIR results.csv
+#
+# Every ratio is taken within one round (the same minute of the same
+# boot), then summarised over the rounds as "median [min-max]".
+
+function sort(a, n,    i, j, v) {
+	for (i = 2; i <= n; i++) {
+		v = a[i]
+		for (j = i - 1; j >= 1 && a[j] > v; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = v
+	}
+}
+
+# Summary of the values v[1..n]: "median [min-max]" with format fmt.
+function spread(v, n, fmt,    med) {
+	if (n == 0)
+		return "-"
+	sort(v, n)
+	med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	if (n == 1 || v[1] == v[n])
+		return sprintf(fmt, med)
+	return sprintf(fmt " [" fmt "-" fmt "]", med, v[1], v[n])
+}
+
+# Per-round ratio a/b of figure f (minus off from both), summarised.
+function ratio(f, a, b, off,    r, n, v, x, y) {
+	n = 0
+	for (r = 1; r <= rounds; r++) {
+		if (!((f, a, r) in val) || !((f, b, r) in val))
+			continue
+		x = val[f, a, r] - off
+		y = val[f, b, r] - off
+		if (y <= 0)
+			continue
+		v[++n] = x / y
+	}
+	return spread(v, n, "%.2f")
+}
+
+# A system's own figure over the rounds, divided by div, minus sub.
+function own(f, s, div, sub_f,    r, n, v) {
+	n = 0
+	for (r = 1; r <= rounds; r++) {
+		if (!((f, s, r) in val))
+			continue
+		v[++n] = val[f, s, r] / div
+		if (sub_f != "" && (sub_f, s, r) in val)
+			v[n] -= val[sub_f, s, r]
+	}
+	return spread(v, n, div == 1 ? "%.0f" : "%.1f")
+}
+
+function has(f, s,    r) {
+	for (r = 1; r <= rounds; r++)
+		if ((f, s, r) in val)
+			return 1
+	return 0
+}
+
+# Counts made below the count asked for, as a note on the row.
+function short_note(test, n,    s, r, note) {
+	note = ""
+	for (s = 1; s <= nsys; s++)
+		for (r = 1; r <= rounds; r++)
+			if ((test SUBSEP n SUBSEP "made", sys[s], r) in val &&
+			    val[test SUBSEP n SUBSEP "made", sys[s], r] < n + 0) {
+				note = note sprintf(" %s made %d;", sys[s],
+					val[test SUBSEP n SUBSEP "made", sys[s], r])
+				break
+			}
+	return note
+}
+
+NR == 1 { next }
+{
+	system_ = $1; round_ = $2; test = $3; n = $4; attrs = $5
+	metric = $6; x = $7; value = $8
+	if (round_ > rounds)
+		rounds = round_
+	if (!(system_ in seen)) {
+		seen[system_] = 1
+	}
+	if (metric ~ /_profile_ns$/) {
+		if (n + 0 > maxn[system_])
+			maxn[system_] = n + 0
+		prof[system_, n, x, round_] = value
+		if (!((system_, n, x) in pseen)) {
+			pseen[system_, n, x] = 1
+			px[system_, n, ++npx[system_, n]] = x
+		}
+		next
+	}
+	if (x != "") {
+		cache[test, n, attrs, metric, x, system_, round_] = value
+		if (!((test, n, attrs, metric, x) in cseen)) {
+			cseen[test, n, attrs, metric, x] = 1
+			clist[++ncache] = test SUBSEP n SUBSEP attrs SUBSEP \
+				metric SUBSEP x
+		}
+		next
+	}
+	if (test == "memory" || test == "treemem")
+		f = test SUBSEP n SUBSEP attrs SUBSEP metric
+	else
+		f = test SUBSEP n SUBSEP metric
+	val[f, system_, round_] = value
+	if (test == "items" && !(n in nseen)) {
+		nseen[n] = 1
+		ns[++nn] = n
+	}
+	if (test == "memory" && !(attrs in aseen)) {
+		aseen[attrs] = 1
+		as[++na] = attrs
+	}
+	if (test == "memory")
+		mem_n = n
+	if (test == "treemem")
+		tree_mem_n = n
+	if (test == "trees")
+		trees_n = n
+	if (test == "sysfs")
+		sysfs_n = n
+}
+
+END {
+	nsys = 0
+	if ("stock" in seen) sys[++nsys] = "stock"
+	if ("ours" in seen) sys[++nsys] = "ours"
+	if ("tmpfs" in seen) sys[++nsys] = "tmpfs"
+	sort(ns, nn)
+	sort(as, na)
+
+	print "# configfs-ng benchmark"
+	print ""
+	printf "%d round(s); systems measured: ", rounds
+	for (s = 1; s <= nsys; s++)
+		printf "%s%s", sys[s], s < nsys ? ", " : "\n"
+	if (!("ours" in seen))
+		print "\n**ours was not measured** (missing or failed to load)."
+	print ""
+	print "Each cell: median over rounds of the per-round figure, [min-max] when"
+	print "the rounds differ. A time ratio below 1 means faster than the"
+	print "reference. Growth is the time of the last W operations of a run over"
+	print "its first W, W = min(1000, N/2) (1.00: flat); \"last W\" rows give the"
+	print "median of those last W operations."
+
+	print ""
+	print "## Operations, as ratios"
+	print ""
+	print "| operation | N | ours/stock | ours/tmpfs | stock/tmpfs | growth stock | growth ours | growth tmpfs |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|"
+	split("mkdir stat_warm stat_cold read_warm read_cold write getdents rmdir", ops, " ")
+	for (i = 1; i <= nn; i++) {
+		n = ns[i]
+		for (o = 1; o in ops; o++) {
+			op = ops[o]
+			f = "items" SUBSEP n SUBSEP op "_ns"
+			g = "items" SUBSEP n SUBSEP op "_growth_x1000"
+			printf "| %s | %d | %s | %s | %s | %s | %s | %s |\n", op, n,
+				ratio(f, "ours", "stock", 0),
+				ratio(f, "ours", "tmpfs", 0),
+				ratio(f, "stock", "tmpfs", 0),
+				has(g, "stock") ? own(g, "stock", 1000) : "-",
+				has(g, "ours") ? own(g, "ours", 1000) : "-",
+				has(g, "tmpfs") ? own(g, "tmpfs", 1000) : "-"
+		}
+		note = short_note("items", n)
+		if (note != "")
+			printf "| (stopped early:%s) | %d | | | | | | |\n", note, n
+	}
+	if (trees_n != "")
+		for (o = 1; o <= 2; o++) {
+			op = o == 1 ? "tree_mkdir" : "tree_rmdir"
+			f = "trees" SUBSEP trees_n SUBSEP op "_ns"
+			printf "| %s | %d | %s | %s | %s | | | |\n", op, trees_n,
+				ratio(f, "ours", "stock", 0),
+				ratio(f, "ours", "tmpfs", 0),
+				ratio(f, "stock", "tmpfs", 0)
+		}
+
+	if (sysfs_n != "") {
+		print ""
+		print "## Attribute reads against a sysfs attribute (same rounds)"
+		print ""
+		print "| read | N | stock/sysfs | ours/sysfs | tmpfs/sysfs |"
+		print "|---|---:|---:|---:|---:|"
+		fs = "sysfs" SUBSEP sysfs_n SUBSEP "sysfs_read_ns"
+		for (i = 1; i <= nn; i++)
+			for (o = 1; o <= 2; o++) {
+				op = o == 1 ? "read_warm" : "read_cold"
+				f = "items" SUBSEP ns[i] SUBSEP op "_ns"
+				printf "| %s | %d |", op, ns[i]
+				for (s = 1; s <= 3; s++) {
+					name = s == 1 ? "stock" : s == 2 ? "ours" : "tmpfs"
+					printf " %s |", xratio(f, name, fs)
+				}
+				printf "\n"
+			}
+	}
+
+	print ""
+	print "## Kernel memory per item (bytes, slab objects)"
+	print ""
+	print "After mkdir of " mem_n " items, and after drop_caches; \"beyond client\" subtracts"
+	print "what the client module allocates itself (item_size)."
+	print ""
+	print "| attrs | when | stock | ours | tmpfs | stock beyond client | ours beyond client | ours/stock |"
+	print "|---:|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= na; i++)
+		for (w = 1; w <= 2; w++) {
+			when = w == 1 ? "created" : "dropped"
+			f = "memory" SUBSEP mem_n SUBSEP as[i] SUBSEP when "_slab_objects_bytes"
+			c = "memory" SUBSEP mem_n SUBSEP as[i] SUBSEP "client_bytes"
+			printf "| %d | %s | %s | %s | %s | %s | %s | %s |\n", as[i], when,
+				own(f, "stock", 1), own(f, "ours", 1), own(f, "tmpfs", 1),
+				own(f, "stock", 1, c), own(f, "ours", 1, c),
+				ratio(f, "ours", "stock", 0)
+		}
+	if (tree_mem_n != "") {
+		print ""
+		print "Items with default groups, bytes per group (the tree and its children):"
+		print ""
+		print "| when | stock | ours | tmpfs | ours/stock |"
+		print "|---|---:|---:|---:|---:|"
+		for (w = 1; w <= 2; w++) {
+			when = w == 1 ? "created" : "dropped"
+			f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP when "_slab_objects_bytes"
+			printf "| %s | %s | %s | %s | %s |\n", when,
+				own(f, "stock", 1), own(f, "ours", 1), own(f, "tmpfs", 1),
+				ratio(f, "ours", "stock", 0)
+		}
+	}
+
+	print ""
+	print "## Largest per-cache deltas after drop_caches (bytes per item, round 1)"
+	print ""
+	print "| attrs | cache | stock | ours | tmpfs |"
+	print "|---:|---|---:|---:|---:|"
+	for (i = 1; i <= ncache; i++) {
+		split(clist[i], k, SUBSEP)
+		if (k[1] != "memory" || k[4] != "dropped_cache_bytes")
+			continue
+		line = sprintf("| %d | %s |", k[3], k[5])
+		any = 0
+		for (s = 1; s <= 3; s++) {
+			name = s == 1 ? "stock" : s == 2 ? "ours" : "tmpfs"
+			cv = "-"
+			if ((clist[i], name, 1) in cache) {
+				cv = cache[clist[i], name, 1]
+				any = 1
+			}
+			line = line " " cv " |"
+		}
+		if (any)
+			print line
+	}
+
+	print ""
+	print "## Absolute medians (TCG; for orientation only, quote the ratios)"
+	print ""
+	print "| operation | N | stock us | ours us | tmpfs us |"
+	print "|---|---:|---:|---:|---:|"
+	for (i = 1; i <= nn; i++)
+		for (o = 1; o in ops; o++) {
+			f = "items" SUBSEP ns[i] SUBSEP ops[o] "_ns"
+			printf "| %s | %d | %s | %s | %s |\n", ops[o], ns[i],
+				own(f, "stock", 1000), own(f, "ours", 1000),
+				own(f, "tmpfs", 1000)
+			f = "items" SUBSEP ns[i] SUBSEP ops[o] "_last_ns"
+			if (ops[o] != "getdents")
+				printf "| %s, last W | %d | %s | %s | %s |\n",
+					ops[o], ns[i], own(f, "stock", 1000),
+					own(f, "ours", 1000), own(f, "tmpfs", 1000)
+		}
+	if (trees_n != "")
+		for (o = 1; o <= 2; o++) {
+			op = o == 1 ? "tree_mkdir" : "tree_rmdir"
+			f = "trees" SUBSEP trees_n SUBSEP op "_ns"
+			printf "| %s | %d | %s | %s | %s |\n", op, trees_n,
+				own(f, "stock", 1000), own(f, "ours", 1000),
+				own(f, "tmpfs", 1000)
+		}
+	if (sysfs_n != "")
+		printf "| sysfs read | %d | %s | | |\n", sysfs_n,
+			own("sysfs" SUBSEP sysfs_n SUBSEP "sysfs_read_ns", "sysfs", 1000)
+
+	# The plot: per-op mkdir time against the siblings, largest run.
+	for (s = 1; s <= 3; s++) {
+		name = s == 1 ? "stock" : s == 2 ? "ours" : "tmpfs"
+		file = plotdir "/mkdir-" name ".dat"
+		print "# siblings\tmkdir_us (median over rounds)" > file
+		n = maxn[name]
+		for (i = 1; n != "" && i <= npx[name, n]; i++) {
+			x = px[name, n, i]
+			m = 0
+			for (r = 1; r <= rounds; r++)
+				if ((name, n, x, r) in prof)
+					pv[++m] = prof[name, n, x, r] / 1000
+			if (!m)
+				continue
+			sort(pv, m)
+			med = m % 2 ? pv[(m + 1) / 2] : (pv[m / 2] + pv[m / 2 + 1]) / 2
+			printf "%d\t%.2f\n", x, med > file
+		}
+		close(file)
+	}
+}
+
+# Per-round ratio of system s's figure f to the sysfs read of that round.
+function xratio(f, s, fs,    r, n, v) {
+	n = 0
+	for (r = 1; r <= rounds; r++)
+		if ((f, s, r) in val && (fs, "sysfs", r) in val &&
+		    val[fs, "sysfs", r] > 0)
+			v[++n] = val[f, s, r] / val[fs, "sysfs", r]
+	return spread(v, n, "%.2f")
+}
