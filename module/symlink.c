@@ -128,6 +128,21 @@ void cng_link_drop(struct cng_node *link)
 	cng_node_put(link);
 }
 
+/* Whether the directory's item takes links at all; EPERM if not. */
+static int cng_symlink_allowed(struct cng_node *parent)
+{
+	const struct config_item_type *type;
+	int ret = -EPERM;
+
+	if (!cng_node_get_active(parent))
+		return -ENOENT;
+	type = parent->item->ci_type;
+	if (type && type->ct_item_ops && type->ct_item_ops->allow_link)
+		ret = 0;
+	cng_node_put_active(parent);
+	return ret;
+}
+
 int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 		struct dentry *dentry, const char *symname)
 {
@@ -138,32 +153,34 @@ int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 	struct path path;
 	int ret;
 
-	if (!cng_node_get_active(parent))
-		return -ENOENT;
-	parent_item = parent->item;
-	type = parent_item->ci_type;
-	ret = -EPERM;
-	if (!type || !type->ct_item_ops || !type->ct_item_ops->allow_link)
-		goto out_put_active;
+	ret = cng_symlink_allowed(parent);
+	if (ret)
+		return ret;
 
 	/*
 	 * The target must be resolved now, and the path walk may need the
 	 * lock the VFS holds on this directory: drop it meanwhile, as stock.
+	 * No active reference is held across: an rmdir of this directory
+	 * may be draining them while it holds the lock we retake.
 	 */
 	inode_unlock(dir);
 	ret = kern_path(symname, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
 	inode_lock(dir);
 	if (ret)
-		goto out_put_active;
+		return ret;
 
 	ret = -EPERM;
 	if (path.dentry->d_sb != dentry->d_sb)
 		goto out_put_path;
-	target = CNG_I(d_inode(path.dentry))->node;
 	ret = -ENOENT;
-	if (!cng_node_get_active(target))
+	if (!cng_node_get_active(parent))
 		goto out_put_path;
+	target = CNG_I(d_inode(path.dentry))->node;
+	if (!cng_node_get_active(target))
+		goto out_put_active;
 
+	parent_item = parent->item;
+	type = parent_item->ci_type;
 	if (d_really_is_positive(dentry) || d_unhashed(dentry))
 		ret = -EEXIST;
 	else
@@ -176,10 +193,10 @@ int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 			type->ct_item_ops->drop_link(parent_item, target->item);
 	}
 	cng_node_put_active(target);
-out_put_path:
-	path_put(&path);
 out_put_active:
 	cng_node_put_active(parent);
+out_put_path:
+	path_put(&path);
 	return ret;
 }
 
