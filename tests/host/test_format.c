@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The save format: parsing, printing, quoting and the errors reported for
+ * malformed files.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "configfs.h"
+#include "ktap.h"
+
+static int parse(struct script *s, const char *text)
+{
+	memset(s, 0, sizeof(*s));
+	return format_parse(s, "f", text, strlen(text));
+}
+
+static char *print_token(const char *v, size_t len)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&text, &n);
+
+	format_put_token(out, v, len);
+	fclose(out);
+	return text;
+}
+
+static void parse_accepts_every_statement_kind(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "mkdir a/b\nset a/b/x 1\nlink a/l a/b\n"
+		       "chmod a/b 0700\nchown a/b 1000:100\n") == 0);
+	EXPECT(s.nr_stmts == 5);
+	EXPECT(s.stmts[0].kind == STMT_MKDIR);
+	EXPECT_STR(s.stmts[1].arg, "1");
+	EXPECT(s.stmts[2].kind == STMT_LINK);
+	EXPECT_STR(s.stmts[2].arg, "a/b");
+	EXPECT(s.stmts[3].mode == 0700);
+	EXPECT(s.stmts[4].uid == 1000 && s.stmts[4].gid == 100);
+	EXPECT(s.stmts[4].line == 5);
+	script_free(&s);
+}
+
+static void parse_skips_comments_and_blank_lines(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "# c\n\n   # indented\n\t\nmkdir a\n") == 0);
+	EXPECT(s.nr_stmts == 1);
+	EXPECT(s.stmts[0].line == 5);
+	script_free(&s);
+}
+
+static void parse_accepts_crlf_and_missing_final_newline(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "mkdir a\r\nset a/x \"v\"\r\nset a/y 2") == 0);
+	EXPECT(s.nr_stmts == 3);
+	EXPECT_STR(s.stmts[1].arg, "v");
+	EXPECT_STR(s.stmts[2].arg, "2");
+	script_free(&s);
+}
+
+static void parse_unescapes_quoted_values(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "set a \"x y\\n\\t\\\"q\\\" \\\\ \\x41\\xc3\\xa9\"\n")
+	       == 0);
+	EXPECT(s.nr_stmts == 1);
+	EXPECT_STR(s.stmts[0].arg, "x y\n\t\"q\" \\ A\xc3\xa9");
+	script_free(&s);
+}
+
+static void parse_accepts_empty_quoted_value(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "set a/b \"\"\n") == 0);
+	EXPECT(s.nr_stmts == 1 && s.stmts[0].len == 0);
+	script_free(&s);
+}
+
+static void parse_rejects_unterminated_quote(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "set a \"abc\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "f:1: unterminated quote"));
+	script_free(&s);
+}
+
+static void parse_rejects_unknown_escape(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "set a \"\\q\"\nset b \"\\x4\"\n") == 2);
+	EXPECT(strstr(ktap_stderr(), "f:1: unknown escape \\q"));
+	EXPECT(strstr(ktap_stderr(), "f:2: \\x needs two hex digits"));
+	script_free(&s);
+}
+
+static void parse_rejects_unknown_statement(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "remove a\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "f:1: unknown statement \"remove\""));
+	script_free(&s);
+}
+
+static void parse_rejects_wrong_number_of_words(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "set a\nmkdir a b\nlink a\nset a 1 # c\n") == 4);
+	EXPECT(s.nr_stmts == 0);
+	EXPECT(strstr(ktap_stderr(), "f:4: too many words"));
+	script_free(&s);
+}
+
+static void parse_rejects_bad_paths(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "mkdir /abs\nmkdir a/../b\nmkdir a//b\nmkdir a/\n"
+		       "mkdir ./a\nlink a /b\nmkdir \"a\\x00b\"\n") == 7);
+	EXPECT(s.nr_stmts == 0);
+	script_free(&s);
+}
+
+static void parse_rejects_bad_mode_and_owner(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "chmod a 0800\nchmod a 17777\nchmod a rw\n"
+		       "chown a 1000\nchown a x:1\nchown a 1:99999999999\n")
+	       == 6);
+	EXPECT(strstr(ktap_stderr(), "f:1: bad mode"));
+	EXPECT(strstr(ktap_stderr(), "f:4: bad owner"));
+	script_free(&s);
+}
+
+static void parse_rejects_text_after_closing_quote(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "set a \"b\"c\nset a b\"c\"\n") == 2);
+	script_free(&s);
+}
+
+static void parse_rejects_control_characters(void)
+{
+	struct script s;
+	const char text[] = "mkdir a\nset a/b x\001y\nset a/c z\0\n";
+
+	memset(&s, 0, sizeof(s));
+	EXPECT(format_parse(&s, "f", text, sizeof(text) - 1) == 2);
+	EXPECT(s.nr_stmts == 1);
+	EXPECT(strstr(ktap_stderr(), "f:2: control character"));
+	EXPECT(strstr(ktap_stderr(), "f:3: control character"));
+	script_free(&s);
+}
+
+static void parse_reports_every_bad_line_with_its_number(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "mkdir a\nbogus\nset a/x 1\nset \"a\nmkdir ok\n"
+		       "chmod a 9\n") == 3);
+	EXPECT(strstr(ktap_stderr(), "f:2:"));
+	EXPECT(strstr(ktap_stderr(), "f:4:"));
+	EXPECT(strstr(ktap_stderr(), "f:6:"));
+	EXPECT(!strstr(ktap_stderr(), "f:1:"));
+	EXPECT(!strstr(ktap_stderr(), "f:3:"));
+	EXPECT(!strstr(ktap_stderr(), "f:5:"));
+	script_free(&s);
+}
+
+static void print_leaves_plain_words_bare(void)
+{
+	char *t = print_token("nqn.2014-08.org:x=1,y", 21);
+
+	EXPECT_STR(t, "nqn.2014-08.org:x=1,y");
+	free(t);
+}
+
+static void print_quotes_awkward_values(void)
+{
+	static const struct {
+		const char *in;
+		const char *out;
+	} cases[] = {
+		{ "", "\"\"" },
+		{ "a b", "\"a b\"" },
+		{ "#x", "\"#x\"" },
+		{ "it's", "\"it's\"" },
+		{ "l1\nl2", "\"l1\\nl2\"" },
+		{ "\xc3\xa9t\xc3\xa9", "\"\xc3\xa9t\xc3\xa9\"" },
+		{ "\xff\x7f\x01", "\"\\xff\\x7f\\x01\"" },
+		{ "\xc2\x85", "\"\\xc2\\x85\"" },	/* U+0085, a C1 control */
+		{ "\xed\xa0\x80", "\"\\xed\\xa0\\x80\"" },	/* a surrogate */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *t = print_token(cases[i].in, strlen(cases[i].in));
+
+		EXPECT_STR(t, cases[i].out);
+		free(t);
+	}
+}
+
+static void print_then_parse_round_trips_every_byte(void)
+{
+	char value[255];
+	struct stmt st = { .kind = STMT_SET, .path = "a b/\xc3\xa9",
+			   .arg = value, .len = sizeof(value) };
+	char *text = NULL;
+	struct script s;
+	size_t len = 0;
+	FILE *out;
+	size_t i;
+
+	for (i = 0; i < sizeof(value); i++)
+		value[i] = i + 1;
+	out = open_memstream(&text, &len);
+	format_print_stmt(out, "", &st);
+	fclose(out);
+	EXPECT(!strchr(text, '\r') && strchr(text, '\n') == text + len - 1);
+	EXPECT(parse(&s, text) == 0);
+	EXPECT(s.nr_stmts == 1);
+	if (s.nr_stmts == 1) {
+		EXPECT_STR(s.stmts[0].path, "a b/\xc3\xa9");
+		EXPECT(s.stmts[0].len == sizeof(value));
+		EXPECT(!memcmp(s.stmts[0].arg, value, sizeof(value)));
+	}
+	script_free(&s);
+	free(text);
+}
+
+static void off_values_are_empty_zero_n_and_null(void)
+{
+	EXPECT(format_is_off_value("", 0));
+	EXPECT(format_is_off_value("0", 1));
+	EXPECT(format_is_off_value("N", 1));
+	EXPECT(format_is_off_value("(null)", 6));
+	EXPECT(!format_is_off_value("1", 1));
+	EXPECT(!format_is_off_value("0x0000", 6));
+	EXPECT(!format_is_off_value("dummy_udc.0", 11));
+}
+
+const struct ktap_case format_cases[] = {
+	KTAP_CASE(parse_accepts_every_statement_kind),
+	KTAP_CASE(parse_skips_comments_and_blank_lines),
+	KTAP_CASE(parse_accepts_crlf_and_missing_final_newline),
+	KTAP_CASE(parse_unescapes_quoted_values),
+	KTAP_CASE(parse_accepts_empty_quoted_value),
+	KTAP_CASE(parse_rejects_unterminated_quote),
+	KTAP_CASE(parse_rejects_unknown_escape),
+	KTAP_CASE(parse_rejects_unknown_statement),
+	KTAP_CASE(parse_rejects_wrong_number_of_words),
+	KTAP_CASE(parse_rejects_bad_paths),
+	KTAP_CASE(parse_rejects_bad_mode_and_owner),
+	KTAP_CASE(parse_rejects_text_after_closing_quote),
+	KTAP_CASE(parse_rejects_control_characters),
+	KTAP_CASE(parse_reports_every_bad_line_with_its_number),
+	KTAP_CASE(print_leaves_plain_words_bare),
+	KTAP_CASE(print_quotes_awkward_values),
+	KTAP_CASE(print_then_parse_round_trips_every_byte),
+	KTAP_CASE(off_values_are_empty_zero_n_and_null),
+};
+const size_t nr_format_cases = sizeof(format_cases) / sizeof(format_cases[0]);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The restore planner: the order it first tries statements in, and the
+ * conflicts it refuses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "configfs.h"
+#include "ktap.h"
+
+static const char *const kind_names[] = {
+	[STMT_MKDIR] = "mkdir", [STMT_SET] = "set", [STMT_LINK] = "link",
+	[STMT_CHMOD] = "chmod", [STMT_CHOWN] = "chown",
+};
+
+/* The plan's order as "kind path" lines, or NULL when it was refused. */
+static char *order(const char *text, int *nr_bad)
+{
+	struct script s = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	struct plan p;
+	FILE *f;
+	size_t i;
+
+	if (format_parse(&s, "f", text, strlen(text))) {
+		script_free(&s);
+		return NULL;
+	}
+	*nr_bad = plan_build(&p, &s, "f");
+	if (!*nr_bad) {
+		f = open_memstream(&out, &len);
+		for (i = 0; i < p.nr_ops; i++)
+			fprintf(f, "%s %s\n", kind_names[p.ops[i]->st->kind],
+				p.ops[i]->st->path);
+		fclose(f);
+	}
+	plan_free(&p);
+	script_free(&s);
+	return out;
+}
+
+static void plan_makes_parents_before_children(void)
+{
+	int bad;
+	char *o = order("mkdir a/b/c\nmkdir a\nmkdir a/b\nmkdir a/a\n", &bad);
+
+	EXPECT_STR(o, "mkdir a\nmkdir a/a\nmkdir a/b\nmkdir a/b/c\n");
+	free(o);
+}
+
+static void plan_writes_subdirectories_before_their_parent(void)
+{
+	int bad;
+	char *o = order("mkdir g\nset g/UDC x\nset g/id 1\nmkdir g/f\n"
+			"set g/f/addr y\n", &bad);
+
+	EXPECT_STR(o, "mkdir g\nmkdir g/f\nset g/f/addr\nset g/UDC\n"
+		      "set g/id\n");
+	free(o);
+}
+
+static void plan_links_after_the_target_is_configured(void)
+{
+	int bad;
+	char *o = order("mkdir g\nmkdir g/c\nmkdir g/f\nlink g/c/l g/f\n"
+			"set g/f/addr y\nset g/c/power 1\nset g/UDC u\n",
+			&bad);
+
+	EXPECT_STR(o, "mkdir g\nmkdir g/c\nmkdir g/f\nset g/f/addr\n"
+		      "link g/c/l\nset g/c/power\nset g/UDC\n");
+	free(o);
+}
+
+static void plan_puts_modes_and_owners_last(void)
+{
+	int bad;
+	char *o = order("chmod a/x 0600\nchown a 1:1\nmkdir a\nset a/x 1\n",
+			&bad);
+
+	EXPECT_STR(o, "mkdir a\nset a/x\nchown a\nchmod a/x\n");
+	free(o);
+}
+
+static void plan_survives_links_in_a_cycle(void)
+{
+	int bad;
+	char *o = order("mkdir a\nmkdir b\nlink a/to_b b\nlink b/to_a a\n"
+			"link a/self a\nset a/x 1\nset b/y 2\n", &bad);
+
+	EXPECT(o != NULL);
+	EXPECT(o && strstr(o, "link a/to_b") && strstr(o, "link b/to_a") &&
+	       strstr(o, "link a/self"));
+	free(o);
+}
+
+static void plan_rejects_a_statement_given_twice(void)
+{
+	int bad;
+	char *o = order("mkdir a\nset a/x 1\nset a/x 2\n", &bad);
+
+	EXPECT(!o && bad == 1);
+	EXPECT(strstr(ktap_stderr(), "f:3: a/x: given twice; first at (line 2)"));
+	free(o);
+}
+
+static void plan_rejects_an_attribute_used_as_a_directory(void)
+{
+	int bad;
+	char *o = order("set a/x 1\nmkdir a/x/y\nlink a/l a/x\n"
+			"mkdir b\nlink b/l a\nset b/l/z 1\nmkdir c\nmkdir c/d\n"
+			"set c/d 1\n", &bad);
+
+	EXPECT(!o && bad == 4);
+	free(o);
+}
+
+static void plan_takes_ten_thousand_items_quickly(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int bad = 1;
+	char *o;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		fprintf(f, "mkdir s/item%d\nset s/item%d/a %d\n", i, i, i);
+		fprintf(f, "link s/item%d/peer s/item%d\n", i, i / 100 * 100);
+	}
+	fclose(f);
+	o = order(text, &bad);
+	EXPECT(o && bad == 0);
+	free(o);
+	free(text);
+}
+
+const struct ktap_case plan_cases[] = {
+	KTAP_CASE(plan_makes_parents_before_children),
+	KTAP_CASE(plan_writes_subdirectories_before_their_parent),
+	KTAP_CASE(plan_links_after_the_target_is_configured),
+	KTAP_CASE(plan_puts_modes_and_owners_last),
+	KTAP_CASE(plan_survives_links_in_a_cycle),
+	KTAP_CASE(plan_rejects_a_statement_given_twice),
+	KTAP_CASE(plan_rejects_an_attribute_used_as_a_directory),
+	KTAP_CASE(plan_takes_ten_thousand_items_quickly),
+};
+const size_t nr_plan_cases = sizeof(plan_cases) / sizeof(plan_cases[0]);

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Save and restore against models of real clients: the save, rm -r,
+ * restore, save cycle gives the same file, a second restore changes
+ * nothing, and the order problems of the issue are solved without any
+ * table of subsystems.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "configfs.h"
+#include "ktap.h"
+#include "models.h"
+
+/* save @top, rm -r it, restore, save again: both saves must match. */
+static void round_trip(struct fake *fake, const char *top)
+{
+	char *paths[] = { (char *)top };
+	unsigned long changes;
+	char *first;
+	char *second;
+
+	first = fake_save(fake, top);
+	EXPECT(rm_paths(&fake->fs, paths, 1, true, false) == 0);
+	EXPECT(fake_restore_text(fake, first) == 0);
+	second = fake_save(fake, top);
+	EXPECT_STR(second, first);
+	changes = fake->fs.nr_changes;
+	EXPECT(fake_restore_text(fake, first) == 0);
+	EXPECT(fake->fs.nr_changes == changes);
+	free(first);
+	free(second);
+}
+
+static void save_skips_read_only_and_notes_write_only(void)
+{
+	struct fake f;
+	char *s;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/i");
+	user_set(&f, "sub/i/a", "5");
+	s = fake_save(&f, "sub");
+	EXPECT(strstr(s, "mkdir sub/i\n"));
+	EXPECT(strstr(s, "set sub/i/a 5\n"));
+	EXPECT(strstr(s, "set sub/i/b \"\"\n"));
+	EXPECT(!strstr(s, "sub/i/ro"));
+	EXPECT(strstr(s, "# write-only, not saved: sub/i/wo"));
+	EXPECT(strstr(s, "mkdir sub/i/dg\nset sub/i/dg/c c0\n"));
+	free(s);
+	fake_free(&f);
+}
+
+static void save_notes_unreadable_values(void)
+{
+	struct fake f;
+	char *s;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/i");
+	fake_set(&f, "sub/i/a", "\x01" "EIO");
+	s = fake_save(&f, "sub");
+	EXPECT(strstr(s, "# unreadable, not saved: sub/i/a (Input/output error)"));
+	free(s);
+	fake_free(&f);
+}
+
+static void save_is_byte_identical_twice(void)
+{
+	struct fake f;
+	char *a;
+	char *b;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/x y");
+	user_mkdir(&f, "sub/\xc3\xa9");
+	user_set(&f, "sub/x y/b", "two words\nand a line");
+	a = fake_save(&f, "");
+	b = fake_save(&f, "");
+	EXPECT_STR(a, b);
+	free(a);
+	free(b);
+	fake_free(&f);
+}
+
+static void restore_round_trips_awkward_names_and_values(void)
+{
+	struct fake f;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/x y");
+	user_mkdir(&f, "sub/\xc3\xa9\"q\"");
+	user_mkdir(&f, "sub/x y/dg/inner");
+	user_set(&f, "sub/x y/b", "two words\n\tand \\ a line \xff");
+	user_set(&f, "sub/x y/a", "");
+	user_set(&f, "sub/x y/dg/inner/d", "#not a comment");
+	fs_chmod(&f.fs, "sub/x y/a", 0600);
+	fs_chown(&f.fs, "sub/x y", 1000, 1000);
+	round_trip(&f, "sub");
+	EXPECT_STR(fake_value(&f, "sub/x y/b"),
+		   "two words\n\tand \\ a line \xff");
+	fake_free(&f);
+}
+
+static void restore_onto_a_matching_tree_writes_nothing(void)
+{
+	struct fake f;
+	char *s;
+
+	model_netconsole(&f);
+	user_mkdir(&f, "netconsole/t");
+	user_set(&f, "netconsole/t/remote_ip", "10.0.0.2");
+	user_set(&f, "netconsole/t/enabled", "1");
+	s = fake_save(&f, "netconsole");
+	f.nr_stores = 0;
+	/* Writing "enabled" or anything else again would be EINVAL here. */
+	EXPECT(fake_restore_text(&f, s) == 0);
+	EXPECT(f.nr_stores == 0);
+	free(s);
+	fake_free(&f);
+}
+
+static void restore_adds_what_a_partial_tree_lacks(void)
+{
+	struct fake f;
+	char *s;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/i");
+	user_mkdir(&f, "sub/j");
+	user_set(&f, "sub/i/a", "1");
+	user_set(&f, "sub/j/a", "2");
+	s = fake_save(&f, "sub");
+	fs_rmdir(&f.fs, "sub/j");
+	f.nr_stores = 0;
+	EXPECT(fake_restore_text(&f, s) == 0);
+	EXPECT_STR(fake_value(&f, "sub/j/a"), "2");
+	EXPECT(f.nr_stores == 1);
+	free(s);
+	fake_free(&f);
+}
+
+static void restore_powers_null_blk_after_its_size(void)
+{
+	struct fake f;
+
+	model_nullb(&f);
+	user_mkdir(&f, "nullb/n0");
+	user_set(&f, "nullb/n0/size", "1024");
+	user_set(&f, "nullb/n0/memory_backed", "1");
+	user_set(&f, "nullb/n0/power", "1");
+	round_trip(&f, "nullb");
+	EXPECT_STR(fake_value(&f, "nullb/n0/size"), "1024");
+	EXPECT_STR(fake_value(&f, "nullb/n0/power"), "1");
+	fake_free(&f);
+}
+
+static void restore_undoes_a_power_that_came_too_early(void)
+{
+	struct fake f;
+
+	/* zoned and power both go 0 -> 1; power sorts first. */
+	model_nullb(&f);
+	user_mkdir(&f, "nullb/n0");
+	user_set(&f, "nullb/n0/zoned", "1");
+	user_set(&f, "nullb/n0/power", "1");
+	round_trip(&f, "nullb");
+	EXPECT_STR(fake_value(&f, "nullb/n0/zoned"), "1");
+	EXPECT_STR(fake_value(&f, "nullb/n0/power"), "1");
+	EXPECT(fake_log_pos(&f, "set nullb/n0/power=0") >= 0);
+	fake_free(&f);
+}
+
+static void restore_enables_netconsole_after_its_addresses(void)
+{
+	struct fake f;
+
+	model_netconsole(&f);
+	user_mkdir(&f, "netconsole/t");
+	user_set(&f, "netconsole/t/remote_ip", "10.0.0.2");
+	user_set(&f, "netconsole/t/remote_port", "514");
+	user_set(&f, "netconsole/t/extended", "1");
+	user_set(&f, "netconsole/t/enabled", "1");
+	round_trip(&f, "netconsole");
+	EXPECT_STR(fake_value(&f, "netconsole/t/enabled"), "1");
+	EXPECT_STR(fake_value(&f, "netconsole/t/extended"), "1");
+	EXPECT_STR(fake_value(&f, "netconsole/t/remote_port"), "514");
+	EXPECT_STR(fake_value(&f, "netconsole/t/local_ip"), "127.0.0.1");
+	fake_free(&f);
+}
+
+static void build_gadget(struct fake *f)
+{
+	model_gadget(f);
+	user_mkdir(f, "usb_gadget/g1");
+	user_set(f, "usb_gadget/g1/idVendor", "0x1d6b");
+	user_set(f, "usb_gadget/g1/idProduct", "0x0104");
+	user_mkdir(f, "usb_gadget/g1/strings/0x409");
+	user_set(f, "usb_gadget/g1/strings/0x409/product", "Test gadget");
+	user_mkdir(f, "usb_gadget/g1/functions/ecm.usb0");
+	user_mkdir(f, "usb_gadget/g1/functions/acm.gs0");
+	user_set(f, "usb_gadget/g1/functions/ecm.usb0/dev_addr",
+		 "02:00:00:00:00:01");
+	user_mkdir(f, "usb_gadget/g1/configs/c.1");
+	user_link(f, "usb_gadget/g1/configs/c.1/ecm.usb0",
+		  "usb_gadget/g1/functions/ecm.usb0");
+	user_link(f, "usb_gadget/g1/configs/c.1/acm.gs0",
+		  "usb_gadget/g1/functions/acm.gs0");
+	user_set(f, "usb_gadget/g1/UDC", "dummy_udc.0");
+}
+
+static void restore_binds_a_gadget_after_its_links_and_descriptors(void)
+{
+	struct fake f;
+
+	build_gadget(&f);
+	round_trip(&f, "usb_gadget");
+	EXPECT_STR(fake_value(&f, "usb_gadget/g1/UDC"), "dummy_udc.0");
+	EXPECT_STR(fake_value(&f, "usb_gadget/g1/functions/ecm.usb0/dev_addr"),
+		   "02:00:00:00:00:01");
+	EXPECT(fake_nr_links_in(&f, "usb_gadget/g1/configs/c.1") == 2);
+	EXPECT(!model_gadget_late_write);
+	fake_free(&f);
+}
+
+static void restore_links_a_partial_gadget_before_binding_it(void)
+{
+	struct fake f;
+	char *s;
+
+	/* One link missing and the gadget unbound: UDC must still wait. */
+	build_gadget(&f);
+	s = fake_save(&f, "usb_gadget");
+	user_set(&f, "usb_gadget/g1/UDC", "");
+	fs_unlink(&f.fs, "usb_gadget/g1/configs/c.1/acm.gs0");
+	model_gadget_late_write = false;
+	EXPECT(fake_restore_text(&f, s) == 0);
+	EXPECT(fake_nr_links_in(&f, "usb_gadget/g1/configs/c.1") == 2);
+	EXPECT_STR(fake_value(&f, "usb_gadget/g1/UDC"), "dummy_udc.0");
+	EXPECT(fake_log_pos(&f, "set usb_gadget/g1/UDC=dummy_udc.0") >
+	       fake_log_pos(&f, "link usb_gadget/g1/configs/c.1/acm.gs0=usb_gadget/g1/functions/acm.gs0"));
+	free(s);
+	fake_free(&f);
+}
+
+static void build_nvmet(struct fake *f)
+{
+	model_nvmet(f);
+	user_mkdir(f, "nvmet/hosts/h1");
+	user_mkdir(f, "nvmet/subsystems/s1");
+	user_link(f, "nvmet/subsystems/s1/allowed_hosts/h1", "nvmet/hosts/h1");
+	user_mkdir(f, "nvmet/subsystems/s1/namespaces/1");
+	user_set(f, "nvmet/subsystems/s1/namespaces/1/device_path",
+		 "/dev/nullb0");
+	user_set(f, "nvmet/subsystems/s1/namespaces/1/enable", "1");
+	user_mkdir(f, "nvmet/ports/1");
+	user_set(f, "nvmet/ports/1/addr_trtype", "tcp");
+	user_set(f, "nvmet/ports/1/addr_traddr", "127.0.0.1");
+	user_link(f, "nvmet/ports/1/subsystems/s1", "nvmet/subsystems/s1");
+}
+
+static void restore_configures_nvmet_ports_before_linking_them(void)
+{
+	struct fake f;
+
+	build_nvmet(&f);
+	round_trip(&f, "nvmet");
+	EXPECT_STR(fake_value(&f, "nvmet/ports/1/addr_traddr"), "127.0.0.1");
+	EXPECT_STR(fake_value(&f, "nvmet/subsystems/s1/namespaces/1/enable"),
+		   "1");
+	EXPECT(fake_nr_links_in(&f, "nvmet/ports/1/subsystems") == 1);
+	fake_free(&f);
+}
+
+static void restore_undoes_a_link_that_blocks_port_changes(void)
+{
+	struct fake f;
+	char *s;
+
+	/* The port still has its old address when the link comes back. */
+	build_nvmet(&f);
+	s = fake_save(&f, "nvmet");
+	fs_unlink(&f.fs, "nvmet/ports/1/subsystems/s1");
+	user_set(&f, "nvmet/ports/1/addr_traddr", "10.1.1.1");
+	EXPECT(fake_restore_text(&f, s) == 0);
+	EXPECT_STR(fake_value(&f, "nvmet/ports/1/addr_traddr"), "127.0.0.1");
+	EXPECT(fake_nr_links_in(&f, "nvmet/ports/1/subsystems") == 1);
+	free(s);
+	fake_free(&f);
+}
+
+static void restore_reports_what_it_could_not_apply(void)
+{
+	struct fake f;
+	const char *err;
+
+	model_nullb(&f);
+	user_mkdir(&f, "nullb/n0");
+	user_set(&f, "nullb/n0/power", "1");
+	ktap_stderr_reset();
+	/* Already powered before the run: the size cannot be changed. */
+	EXPECT(fake_restore_text(&f, "mkdir nullb/n0\n"
+				 "set nullb/n0/size 1024\n"
+				 "set nullb/n0/power 1\n"
+				 "set nullb/n0/badblocks \"\"\n") == 1);
+	err = ktap_stderr();
+	EXPECT(strstr(err, "configfs: nullb/n0/size: not applied (test:2: set nullb/n0/size 1024): Device or resource busy"));
+	EXPECT_STR(fake_value(&f, "nullb/n0/size"), "250");
+	fake_free(&f);
+}
+
+static void restore_reports_statements_under_a_failed_mkdir(void)
+{
+	struct fake f;
+
+	model_generic(&f);
+	EXPECT(fake_restore_text(&f, "mkdir nope/i\nset nope/i/a 1\n") == 2);
+	EXPECT(strstr(ktap_stderr(), "nope/i: not applied (test:1: mkdir nope/i): No such file or directory"));
+	EXPECT(strstr(ktap_stderr(), "nope/i/a: not attempted (test:2"));
+	fake_free(&f);
+}
+
+static int zero_store(struct fake *fake, const char *path, const char *v)
+{
+	(void)fake;
+	(void)v;
+	return strstr(path, "qw_sign") ? FAKE_ZERO : 0;
+}
+
+static void restore_reports_a_store_returning_zero(void)
+{
+	static const struct fake_hooks hooks = { .store = zero_store };
+	struct fake f;
+
+	fake_init(&f, &hooks);
+	fake_dir(&f, "g", false);
+	fake_dir(&f, "g/os_desc", false);
+	fake_attr(&f, "g/os_desc/qw_sign", 0644, "MSFT100");
+	EXPECT(fake_restore_text(&f, "set g/os_desc/qw_sign \"\"\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "write(2) returned 0"));
+	EXPECT(f.nr_stores == 0);
+	fake_free(&f);
+}
+
+static void restore_writes_write_only_values_only_into_new_dirs(void)
+{
+	struct fake f;
+	const char *text = "mkdir nvmet/subsystems/s1\n"
+			   "mkdir nvmet/subsystems/s1/namespaces/1\n"
+			   "set nvmet/subsystems/s1/namespaces/1/revalidate_size 1\n";
+
+	model_nvmet(&f);
+	EXPECT(fake_restore_text(&f, text) == 0);
+	EXPECT(f.nr_stores == 1);
+	f.nr_stores = 0;
+	EXPECT(fake_restore_text(&f, text) == 0);
+	EXPECT(f.nr_stores == 0);
+	fake_free(&f);
+}
+
+static void restore_does_not_replace_a_link_pointing_elsewhere(void)
+{
+	struct fake f;
+
+	build_nvmet(&f);
+	user_mkdir(&f, "nvmet/subsystems/s2");
+	EXPECT(fake_restore_text(&f, "link nvmet/subsystems/s1/allowed_hosts/h1 nvmet/subsystems/s2\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "exists, pointing to nvmet/hosts/h1"));
+	fake_free(&f);
+}
+
+static void restore_rejects_a_bad_file_and_changes_nothing(void)
+{
+	struct fake f;
+
+	model_generic(&f);
+	EXPECT(fake_restore_text(&f, "mkdir sub/i\nset sub/i/a \"1\nmkdir sub/j\n")
+	       == -1);
+	EXPECT(!fake_exists(&f, "sub/i") && !fake_exists(&f, "sub/j"));
+	EXPECT(f.fs.nr_changes == 0);
+	fake_free(&f);
+}
+
+static void keep_carries_write_only_values_into_the_next_save(void)
+{
+	struct script keep = { 0 };
+	const char *old = "set sub/i/wo \"secret value\"\nset sub/gone/wo 1\n";
+	char *text = NULL;
+	size_t len = 0;
+	struct fake f;
+	FILE *out;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/i");
+	EXPECT(format_parse(&keep, "old", old, strlen(old)) == 0);
+	out = open_memstream(&text, &len);
+	EXPECT(save_tree(&f.fs, "sub", &keep, out) == 0);
+	fclose(out);
+	EXPECT(strstr(text, "set sub/i/wo \"secret value\"\n"));
+	EXPECT(!strstr(text, "# write-only"));
+	EXPECT(!strstr(text, "gone"));
+	free(text);
+	script_free(&keep);
+	fake_free(&f);
+}
+
+static void diff_shows_changed_added_and_failing_statements(void)
+{
+	struct script s = { 0 };
+	const char *text = "mkdir sub/i\nset sub/i/a 7\nset sub/i/zz 1\n"
+			   "mkdir sub/new\nset sub/new/a 3\nset sub/i/b \"\"\n";
+	char *out = NULL;
+	size_t len = 0;
+	struct plan p;
+	struct fake f;
+	FILE *mem;
+
+	model_generic(&f);
+	user_mkdir(&f, "sub/i");
+	f.fs.nr_changes = 0;
+	EXPECT(format_parse(&s, "f", text, strlen(text)) == 0);
+	EXPECT(plan_build(&p, &s, "f") == 0);
+	mem = open_memstream(&out, &len);
+	EXPECT(apply_describe(&p, &f.fs, NULL, APPLY_BY_LINE, mem) == 4);
+	fclose(mem);
+	EXPECT_STR(out, "-set sub/i/a 0\n+set sub/i/a 7\n"
+		   "!set sub/i/zz 1\n#  ^ No such file or directory\n"
+		   "+mkdir sub/new\n+set sub/new/a 3\n");
+	EXPECT(f.fs.nr_changes == 0);
+	free(out);
+	plan_free(&p);
+	script_free(&s);
+	fake_free(&f);
+}
+
+static void restore_handles_ten_thousand_items_quickly(void)
+{
+	struct fake f;
+	char path[64];
+	char *s;
+	int i;
+
+	model_generic(&f);
+	for (i = 0; i < 2500; i++) {
+		snprintf(path, sizeof(path), "sub/i%04d", i);
+		user_mkdir(&f, path);
+	}
+	/* 2,500 items of 8 entries each: 20,000 nodes. */
+	s = fake_save(&f, "sub");
+	EXPECT(rm_paths(&f.fs, (char *[]){ "sub" }, 1, true, false) == 0);
+	f.fs.nr_changes = 0;
+	EXPECT(fake_restore_text(&f, s) == 0);
+	EXPECT(f.fs.nr_changes == 2500);
+	free(s);
+	fake_free(&f);
+}
+
+const struct ktap_case restore_cases[] = {
+	KTAP_CASE(save_skips_read_only_and_notes_write_only),
+	KTAP_CASE(save_notes_unreadable_values),
+	KTAP_CASE(save_is_byte_identical_twice),
+	KTAP_CASE(restore_round_trips_awkward_names_and_values),
+	KTAP_CASE(restore_onto_a_matching_tree_writes_nothing),
+	KTAP_CASE(restore_adds_what_a_partial_tree_lacks),
+	KTAP_CASE(restore_powers_null_blk_after_its_size),
+	KTAP_CASE(restore_undoes_a_power_that_came_too_early),
+	KTAP_CASE(restore_enables_netconsole_after_its_addresses),
+	KTAP_CASE(restore_binds_a_gadget_after_its_links_and_descriptors),
+	KTAP_CASE(restore_links_a_partial_gadget_before_binding_it),
+	KTAP_CASE(restore_configures_nvmet_ports_before_linking_them),
+	KTAP_CASE(restore_undoes_a_link_that_blocks_port_changes),
+	KTAP_CASE(restore_reports_what_it_could_not_apply),
+	KTAP_CASE(restore_reports_statements_under_a_failed_mkdir),
+	KTAP_CASE(restore_reports_a_store_returning_zero),
+	KTAP_CASE(restore_writes_write_only_values_only_into_new_dirs),
+	KTAP_CASE(restore_does_not_replace_a_link_pointing_elsewhere),
+	KTAP_CASE(restore_rejects_a_bad_file_and_changes_nothing),
+	KTAP_CASE(keep_carries_write_only_values_into_the_next_save),
+	KTAP_CASE(diff_shows_changed_added_and_failing_statements),
+	KTAP_CASE(restore_handles_ten_thousand_items_quickly),
+};
+const size_t nr_restore_cases = sizeof(restore_cases) /
+				sizeof(restore_cases[0]);

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The system-call backend and the commands, on an ordinary directory
+ * standing in for configfs (--root), as the tool itself runs them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "configfs.h"
+#include "ktap.h"
+
+ssize_t __real_write(int fd, const void *buf, size_t len);
+ssize_t __wrap_write(int fd, const void *buf, size_t len);
+
+static bool zero_writes;
+
+/* fs.c's write(2) calls come here: the host cannot make a store return 0. */
+ssize_t __wrap_write(int fd, const void *buf, size_t len)
+{
+	if (zero_writes)
+		return 0;
+	return __real_write(fd, buf, len);
+}
+
+static char root[64];
+
+/* On tmpfs when there is one: creating files on a disk is slow here. */
+static void mk_root(void)
+{
+	strcpy(root, access("/dev/shm", W_OK) ? "/tmp/cfs-host-XXXXXX" :
+		     "/dev/shm/cfs-host-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	cfs_opts.root = root;
+}
+
+static void rm_root(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		abort();
+	cfs_opts.root = NULL;
+}
+
+static const char *at(const char *rel)
+{
+	static char buf[4][512];
+	static int slot;
+	char *out = buf[slot++ % 4];
+
+	snprintf(out, 512, "%s/%s", root, rel);
+	return out;
+}
+
+static void put(const char *rel, mode_t mode, const char *value, size_t len)
+{
+	int fd = open(at(rel), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || __real_write(fd, value, len) != (ssize_t)len)
+		abort();
+	fchmod(fd, mode);
+	close(fd);
+}
+
+static char *get(const char *rel)
+{
+	size_t len;
+	char *text;
+
+	if (read_whole_file(at(rel), &text, &len))
+		return NULL;
+	return text;
+}
+
+/* Runs a command as main() would; returns its status, stdout in @out. */
+static int run(char **out, int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "tree", cmd_tree }, { "save", cmd_save },
+		{ "restore", cmd_restore }, { "diff", cmd_diff },
+		{ "rm", cmd_rm },
+	};
+	FILE *cap = tmpfile();
+	int saved = dup(1);
+	size_t len;
+	size_t i;
+	int ret = -1;
+
+	fflush(stdout);
+	dup2(fileno(cap), 1);
+	optind = 0;
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[0], cmds[i].name))
+			ret = cmds[i].fn(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	len = ftell(cap);
+	*out = calloc(1, len + 1);
+	rewind(cap);
+	if (fread(*out, 1, len, cap) != len)
+		abort();
+	fclose(cap);
+	return ret;
+}
+
+#define RUN(out, ...)							\
+	run(out, sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *),	\
+	    (char *[]){ __VA_ARGS__, NULL })
+
+/*
+ * A plain directory does not bring back the files configfs would make
+ * with the directory (write-only, binary): compare the statements only.
+ */
+static void drop_comments(char *text)
+{
+	char *out = text;
+	char *p = text;
+
+	while (*p) {
+		char *nl = strchrnul(p, '\n');
+		size_t len = (size_t)(nl - p) + (*nl ? 1 : 0);
+
+		if (*p != '#') {
+			memmove(out, p, len);
+			out += len;
+		}
+		p += len;
+	}
+	*out = '\0';
+}
+
+static void build(void)
+{
+	mkdir(at("nvmet"), 0755);
+	mkdir(at("nvmet/subsystems"), 0755);
+	mkdir(at("nvmet/subsystems/nqn.2024-01.io:s1"), 0755);
+	mkdir(at("nvmet/ports"), 0755);
+	mkdir(at("nvmet/ports/1"), 0755);
+	mkdir(at("nvmet/ports/1/subsystems"), 0755);
+	put("nvmet/ports/1/addr_trtype", 0644, "tcp\n", 4);
+	put("nvmet/ports/1/addr_tsas", 0644, "", 0);
+	put("nvmet/ports/1/note", 0644, "two words\n\xc3\xa9\n", 13);
+	put("nvmet/ports/1/ro", 0444, "x\n", 2);
+	put("nvmet/ports/1/wo", 0200, "", 0);
+	put("nvmet/ports/1/bin", 0644, "a\0b", 3);
+	put("nvmet/ports/1/secret", 0600, "s\n", 2);
+	/* The kernel's own form of a link: relative, from the link's dir. */
+	if (symlink("../../../subsystems/nqn.2024-01.io:s1",
+		    at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1")))
+		abort();
+}
+
+static void sys_save_rm_restore_save_gives_the_same_file(void)
+{
+	char *out;
+	char *first;
+	char *second;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../s1.save")) == 0);
+	free(out);
+	first = get("../s1.save");
+	EXPECT(first && strstr(first, "link nvmet/ports/1/subsystems/nqn.2024-01.io:s1 nvmet/subsystems/nqn.2024-01.io:s1\n"));
+	EXPECT(first && strstr(first, "set nvmet/ports/1/note \"two words\\n\xc3\xa9\"\n"));
+	EXPECT(first && strstr(first, "set nvmet/ports/1/addr_tsas \"\"\n"));
+	EXPECT(first && strstr(first, "chmod nvmet/ports/1/secret 0600\n"));
+	EXPECT(first && strstr(first, "# write-only, not saved: nvmet/ports/1/wo"));
+	EXPECT(first && strstr(first, "# binary, not saved: nvmet/ports/1/bin (3 bytes)"));
+	EXPECT(first && !strstr(first, "ports/1/ro"));
+	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
+	free(out);
+	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "restore", (char *)at("../s1.save")) == 0);
+	free(out);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../s2.save")) == 0);
+	free(out);
+	second = get("../s2.save");
+	EXPECT(first && second);
+	if (first && second) {
+		drop_comments(first);
+		drop_comments(second);
+		EXPECT_STR(second, first);
+	}
+	EXPECT(RUN(&out, "diff", (char *)at("../s1.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	free(first);
+	free(second);
+	unlink(at("../s1.save"));
+	unlink(at("../s2.save"));
+	rm_root();
+}
+
+static void sys_save_and_tree_use_a_path_under_the_root(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", (char *)at("nvmet/ports/1")) == 0);
+	EXPECT(strstr(out, "mkdir nvmet/ports/1\n"));
+	EXPECT(!strstr(out, "mkdir nvmet/subsystems"));
+	free(out);
+	EXPECT(RUN(&out, "tree", "nvmet/ports/1/subsystems") == 0);
+	EXPECT(strstr(out, "  nqn.2024-01.io:s1 -> nvmet/subsystems/nqn.2024-01.io:s1\n"));
+	free(out);
+	EXPECT(RUN(&out, "tree", "/elsewhere") == CFS_EXIT_USAGE);
+	EXPECT(strstr(ktap_stderr(), "/elsewhere: not under the configfs root"));
+	free(out);
+	rm_root();
+}
+
+static void sys_tree_marks_read_only_write_only_and_binary(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "tree", "nvmet") == 0);
+	EXPECT(strstr(out, "      ro = x [read-only]\n"));
+	EXPECT(strstr(out, "      wo [write-only]\n"));
+	EXPECT(strstr(out, "      bin [binary, 3 bytes]\n"));
+	EXPECT(strstr(out, "      secret = s [mode 0600]\n"));
+	free(out);
+	rm_root();
+}
+
+static void sys_tree_json_escapes_values(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	put("nvmet/ports/1/latin1", 0644, "\xe9\n", 2);
+	EXPECT(RUN(&out, "tree", "--json", "nvmet/ports/1") == 0);
+	EXPECT(strstr(out, "\"path\":\"nvmet/ports/1/note\",\"type\":\"attr\",\"mode\":\"0644\",\"uid\":0,\"gid\":0,\"access\":\"rw\",\"value\":\"two words\\n\xc3\xa9\"}"));
+	EXPECT(strstr(out, "\"value_hex\":\"e9\""));
+	EXPECT(strstr(out, "\"access\":\"wo\""));
+	EXPECT(out[0] == '[' && strstr(out, "}\n]\n"));
+	free(out);
+	rm_root();
+}
+
+static void sys_restore_exits_2_on_a_bad_file_and_changes_nothing(void)
+{
+	char *out;
+
+	mk_root();
+	put("../bad.save", 0644, "mkdir a\nset a/x \"1\nmkdir b\n", 27);
+	EXPECT(RUN(&out, "restore", (char *)at("../bad.save")) ==
+	       CFS_EXIT_USAGE);
+	EXPECT(strstr(ktap_stderr(), "bad.save:2: unterminated quote"));
+	EXPECT(access(at("a"), F_OK) && access(at("b"), F_OK));
+	free(out);
+	unlink(at("../bad.save"));
+	rm_root();
+}
+
+static void sys_diff_exits_1_when_the_tree_differs(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	put("../d.save", 0644, "set nvmet/ports/1/addr_trtype rdma\n", 35);
+	EXPECT(RUN(&out, "diff", (char *)at("../d.save")) == CFS_EXIT_FAIL);
+	EXPECT_STR(out, "-set nvmet/ports/1/addr_trtype tcp\n"
+		   "+set nvmet/ports/1/addr_trtype rdma\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../d.save")) == 0);
+	free(out);
+	free(out = get("nvmet/ports/1/addr_trtype"));
+	EXPECT(RUN(&out, "restore", (char *)at("../d.save")) == 0);
+	free(out);
+	out = get("nvmet/ports/1/addr_trtype");
+	EXPECT_STR(out, "rdma");
+	free(out);
+	unlink(at("../d.save"));
+	rm_root();
+}
+
+static void sys_restore_writes_the_value_as_saved(void)
+{
+	struct script s = { 0 };
+	struct plan p;
+	struct fs fs;
+	const char *text = "set v \"a\\n\"\nset e \"\"\nset w x\n";
+	char *got;
+
+	mk_root();
+	put("v", 0644, "", 0);
+	put("e", 0644, "z\n", 2);
+	EXPECT(fs_open_sys(&fs, root, true) == 0);
+	EXPECT(format_parse(&s, "f", text, strlen(text)) == 0);
+	EXPECT(plan_build(&p, &s, "f") == 0);
+	EXPECT(apply_plan(&p, &fs, "f", 0) == 0);
+	got = get("v");
+	EXPECT_STR(got, "a\n");
+	free(got);
+	got = get("e");
+	EXPECT_STR(got, "\n");
+	free(got);
+	plan_free(&p);
+	script_free(&s);
+	fs_close(&fs);
+	rm_root();
+}
+
+static void sys_zero_byte_write_is_an_error_not_a_loop(void)
+{
+	struct fs fs;
+
+	mk_root();
+	put("a", 0644, "1\n", 2);
+	EXPECT(fs_open_sys(&fs, root, true) == 0);
+	zero_writes = true;
+	EXPECT(fs_write_value(&fs, "a", "", 0) == -CFS_EZEROWRITE);
+	zero_writes = false;
+	fs_close(&fs);
+	rm_root();
+}
+
+static void sys_default_root_must_be_configfs(void)
+{
+	struct fs fs;
+
+	mk_root();
+	EXPECT(fs_open_sys(&fs, root, false) == -ENODEV);
+	EXPECT(strstr(ktap_stderr(), "not a configfs mount"));
+	rm_root();
+}
+
+static void sys_saves_ten_thousand_entries_in_seconds(void)
+{
+	struct timespec t0;
+	struct timespec t1;
+	char path[64];
+	char *out;
+	int i;
+
+	mk_root();
+	mkdir(at("s"), 0755);
+	for (i = 0; i < 2500; i++) {
+		snprintf(path, sizeof(path), "s/i%04d", i);
+		mkdir(at(path), 0755);
+		snprintf(path, sizeof(path), "s/i%04d/a", i);
+		put(path, 0644, "1\n", 2);
+		snprintf(path, sizeof(path), "s/i%04d/b", i);
+		put(path, 0644, "2\n", 2);
+		snprintf(path, sizeof(path), "s/i%04d/c", i);
+		put(path, 0444, "3\n", 2);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../big.save")) == 0);
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../big.save")) == 0);
+	free(out);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT(t1.tv_sec - t0.tv_sec < 10);
+	unlink(at("../big.save"));
+	rm_root();
+}
+
+static void cli_help_and_usage_exit_codes(void)
+{
+	char *out;
+
+	EXPECT(RUN(&out, "save", "--help") == 0);
+	EXPECT(strstr(out, "usage: configfs save"));
+	free(out);
+	EXPECT(RUN(&out, "restore") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "diff", "--bogus", "x") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "restore", "/nonexistent/file") == CFS_EXIT_SYSTEM);
+	EXPECT(strstr(ktap_stderr(), "configfs: /nonexistent/file: No such file or directory"));
+	free(out);
+}
+
+const struct ktap_case sys_cases[] = {
+	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
+	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
+	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
+	KTAP_CASE(sys_tree_json_escapes_values),
+	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
+	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
+	KTAP_CASE(sys_restore_writes_the_value_as_saved),
+	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
+	KTAP_CASE(sys_default_root_must_be_configfs),
+	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),
+	KTAP_CASE(cli_help_and_usage_exit_codes),
+};
+const size_t nr_sys_cases = sizeof(sys_cases) / sizeof(sys_cases[0]);
