@@ -699,10 +699,20 @@ const struct inode_operations cng_root_inode_ops = {
 
 /* Directory file operations. */
 
+/* A directory being removed or gone cannot be opened: stock's ENOENT. */
+static bool cng_dir_gone(const struct cng_node *node)
+{
+	u8 state = READ_ONCE(node->state);
+
+	return state == CNG_STATE_DROPPING || state == CNG_STATE_DEAD;
+}
+
 static int cng_dir_open(struct inode *inode, struct file *file)
 {
 	struct cng_dir_cursor *cur;
 
+	if (cng_dir_gone(CNG_I(inode)->node))
+		return -ENOENT;
 	cur = kzalloc(sizeof(*cur), GFP_KERNEL);
 	if (!cur)
 		return -ENOMEM;
@@ -759,6 +769,9 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 	loff_t skip;
 	int ret;
 
+	/* Also what the VFS answers for a directory that rmdir removed. */
+	if (cng_dir_gone(dir))
+		return -ENOENT;
 	if (!dir_emit_dots(file, ctx))
 		return 0;
 	if (dir->type != CNG_NODE_ROOT) {
