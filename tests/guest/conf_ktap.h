@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KTAP and helpers for the C conformance tests (conf_*.c, better_*.c).
+ *
+ * A test is a table of cases, each a function that returns true when the
+ * behaviour holds; EXPECT() prints what failed and returns false. Run them
+ * with run_cases(), which prints the plan and one result line per case.
+ */
+#ifndef CONF_KTAP_H
+#define CONF_KTAP_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Not every test uses every helper. */
+#define HELPER	static __attribute__((unused))
+
+#define CFS	"/sys/kernel/config"
+#define T	CFS "/cng_test"
+
+struct tcase {
+	const char *name;
+	bool (*fn)(void);
+};
+
+HELPER const char *ename(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	return name ? name : "E?";
+}
+
+/* Prints a KTAP diagnostic line. */
+HELPER __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+#define EXPECT(cond) do {						\
+	int expect_errno_ = errno;					\
+	if (!(cond)) {							\
+		say("line %d: %s fails (errno %s)", __LINE__, #cond,	\
+		    ename(expect_errno_));				\
+		return false;						\
+	}								\
+} while (0)
+
+/* The call failed, with exactly this errno. */
+#define FAILS_WITH(call, err) ((call) < 0 && errno == (err))
+
+/* Runs a shell command, echoed first; returns its exit status. */
+HELPER __attribute__((format(printf, 1, 2))) int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	say("+ %s", cmd);
+	fflush(stdout);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* Reads a whole file into buf (NUL-terminated); bytes read or -errno. */
+HELPER ssize_t slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while (got < size - 1 && (n = read(fd, buf + got, size - 1 - got)) > 0)
+		got += n;
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+/* One open and one write of the string; 0, or -errno. */
+HELPER int put(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+HELPER void events_clear(void)
+{
+	put(T "/events", "clear");
+}
+
+/* The event log is exactly @want; prints both when not. */
+HELPER bool events_are(const char *want)
+{
+	static char got[8192];
+
+	if (slurp(T "/events", got, sizeof(got)) < 0)
+		return false;
+	if (!strcmp(got, want))
+		return true;
+	say("event log differs; want:");
+	printf("%s", want);
+	say("got:");
+	printf("%s", got);
+	return false;
+}
+
+HELPER int read_int(const char *path)
+{
+	char buf[64];
+
+	if (slurp(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return atoi(buf);
+}
+
+HELPER bool on_stock(void)
+{
+	const char *which = getenv("CNG_CONFIGFS");
+
+	return which && !strcmp(which, "stock");
+}
+
+static int ktap_failed;
+
+/* Loads cng_test, unloading a copy an earlier failed test left behind. */
+HELPER int cng_load(void)
+{
+	if (!access(T, F_OK)) {
+		say("cng_test left loaded by an earlier test; unloading");
+		sh("rmmod cng_test");
+	}
+	return sh("insmod /lib/modules/cng/cng_test.ko");
+}
+
+HELPER void run_cases(const struct tcase *cases, int n)
+{
+	int i;
+
+	printf("KTAP version 1\n1..%d\n", n);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		bool ok = cases[i].fn();
+
+		printf("%sok %d %s\n", ok ? "" : "not ", i + 1, cases[i].name);
+		fflush(stdout);
+		if (!ok)
+			ktap_failed++;
+	}
+}
+
+#endif /* CONF_KTAP_H */

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the conformance (conf_*) and better_* shell tests, on
+# top of lib.sh. Source it after "set -eu". The client module is cng_test;
+# see samples/cng_test.c for the tree it serves.
+#
+#   run CMD...             echo CMD as a diagnostic, then run it
+#   sys_is WANT OP ARGS... conf_sys OP ARGS... prints WANT (OK, EPERM...)
+#   events_are LINE...     the event log holds exactly these lines
+#   clear_events           empty the event log
+#   ctl CMD...             write one command to cng_test's ctl
+#   cng_load / cng_unload  insmod / rmmod the client (unload: rmmod ok)
+#   on_stock               true when the guest runs the kernel's configfs
+#   skip_differs NAME WHAT on stock: "ok N NAME # SKIP expected to differ
+#                          on stock: WHAT"
+. ./lib.sh
+
+T=$CFS/cng_test
+CNG_KO=/lib/modules/cng/cng_test.ko
+
+run() {
+	echo "# + $*"
+	"$@"
+}
+
+sys_is() {
+	sys_want=$1
+	shift
+	sys_got=$(conf_sys "$@")
+	if [ "$sys_got" != "$sys_want" ]; then
+		echo "# conf_sys $*: got '$sys_got', want '$sys_want'"
+		return 1
+	fi
+}
+
+events_are() {
+	ev_want=$(printf '%s\n' "$@")
+	ev_got=$(cat "$T/events")
+	if [ "$ev_got" != "$ev_want" ]; then
+		echo "# event log differs; want:"
+		printf '%s\n' "$ev_want" | sed 's/^/#   /'
+		echo "# got:"
+		printf '%s\n' "$ev_got" | sed 's/^/#   /'
+		return 1
+	fi
+}
+
+# The log holds no callback on an item after its parent dropped it.
+no_late_events() {
+	! grep -q '^late ' "$T/events"
+}
+
+ctl() {
+	echo "# + echo '$*' > ctl"
+	echo "$*" > "$T/ctl"
+}
+
+clear_events() {
+	echo clear > "$T/events"
+}
+
+cng_load() {
+	if cng_loaded; then
+		echo "# cng_test left loaded by an earlier test; unloading"
+		rmmod cng_test
+	fi
+	run insmod "$CNG_KO"
+}
+
+cng_unload() {
+	run rmmod cng_test
+}
+
+cng_loaded() {
+	grep -q '^cng_test ' /proc/modules
+}
+
+on_stock() {
+	[ "${CNG_CONFIGFS:-ours}" = stock ]
+}
+
+# The case passed on stock too, so stock behaves as we want here.
+skip_differs() {
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1 # SKIP expected to differ on stock: $2"
+}
+
+# Reads the number of objects cng_test holds (see its live attribute).
+live() {
+	cat "$T/live"
+}
