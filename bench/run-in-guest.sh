@@ -88,13 +88,18 @@ round() {
 	dirs "$sys"
 	if [ "$sys" = tmpfs ]; then
 		mkdir -p "$TMPFS"
-		mount -t tmpfs none "$TMPFS" && mkdir "$items" "$trees" ||
+		mount -t tmpfs -o nr_inodes=0 none "$TMPFS" &&
+			mkdir "$items" "$trees" ||
 			return 1
 	fi
+	# Items have 8 attributes; on tmpfs one file, the one read and
+	# written, so that 100,000 items fit the guest.
 	set_attrs "$sys" 8
+	a=8
+	[ "$sys" = tmpfs ] && a=1
 	for n in $NS; do
 		say "$sys round $r: items, n=$n"
-		drive "$sys" "$r" -n "$n" -A 8 -b "$BUDGET" items "$items"
+		drive "$sys" "$r" -n "$n" -A "$a" -b "$BUDGET" items "$items"
 	done
 	say "$sys round $r: trees, n=$TREES_N"
 	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" trees "$trees"
