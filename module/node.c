@@ -34,6 +34,9 @@ DEFINE_MUTEX(cng_subsys_mutex);
 /* Woken when a node's active count drains or its state changes. */
 static DECLARE_WAIT_QUEUE_HEAD(cng_node_wq);
 
+/* Nodes allocated and not yet freed: must be 0 when the module goes. */
+static atomic_long_t cng_nodes_live = ATOMIC_LONG_INIT(0);
+
 /* Source of node ids; id 0 is the root. */
 static atomic64_t cng_node_ids = ATOMIC64_INIT(0);
 
@@ -84,6 +87,7 @@ static void cng_node_free_rcu(struct rcu_head *rcu)
 	}
 	kfree(node->body);
 	kfree(node);
+	atomic_long_dec(&cng_nodes_live);
 }
 
 /**
@@ -115,6 +119,7 @@ struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
 	INIT_LIST_HEAD(&node->incoming);
 	INIT_LIST_HEAD(&node->rm_entry);
 	node->id = atomic64_inc_return(&cng_node_ids);
+	atomic_long_inc(&cng_nodes_live);
 	ktime_get_coarse_real_ts64(&node->btime);
 	memcpy(node->name, name, len + 1);
 	return node;
@@ -383,7 +388,10 @@ int cng_node_init(void)
 
 void cng_node_exit(void)
 {
-	rhashtable_destroy(&cng_item_table);
 	/* Nodes are freed by RCU callbacks that live in this module. */
 	rcu_barrier();
+	/* Every subsystem is gone and nothing is mounted: a node left leaked. */
+	WARN(atomic_long_read(&cng_nodes_live), "configfs: %ld nodes leaked\n",
+	     atomic_long_read(&cng_nodes_live));
+	rhashtable_destroy(&cng_item_table);
 }
