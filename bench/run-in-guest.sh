@@ -114,7 +114,7 @@ round() {
 	say "$sys round $r: tree memory, n=$TREES_N"
 	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" treemem "$trees"
 	[ "$sys" = tmpfs ] ||
-		csv "$sys,$r,treemem,$TREES_N,0,client_bytes,,$(cat "$CFS/cng_bench/tree_size")"
+		csv "$sys,$r,treemem,$TREES_N,0,client_bytes,,$(( $(cat "$CFS/cng_bench/tree_size") / (CHILDREN + 1) ))"
 	if [ "$sys" = tmpfs ]; then
 		umount "$TMPFS"
 	else

@@ -128,6 +128,8 @@ NR == 1 { next }
 }
 
 END {
+	for (r = 1; r <= rounds; r++)
+		val["one", "one", r] = 1
 	nsys = 0
 	if ("stock" in seen) sys[++nsys] = "stock"
 	if ("ours" in seen) sys[++nsys] = "ours"
@@ -148,6 +150,8 @@ END {
 	print "reference. Growth is the time of the last W operations of a run over"
 	print "its first W, W = min(1000, N/2) (1.00: flat); \"last W\" rows give the"
 	print "median of those last W operations."
+
+	targets()
 
 	print ""
 	print "## Operations, as ratios"
@@ -319,4 +323,89 @@ function xratio(f, s, fs,    r, n, v) {
 		    val[fs, "sysfs", r] > 0)
 			v[++n] = val[f, s, r] / val[fs, "sysfs", r]
 	return spread(v, n, "%.2f")
+}
+
+# Per-round (fa of system a - oa) / (fb of system b - ob): the median, or
+# NONE without a round holding both; "median [min-max]" goes to rspread,
+# in the format rfmt.
+function rmed(fa, a, oa, fb, b, ob,    r, n, v, x, y) {
+	n = 0
+	for (r = 1; r <= rounds; r++) {
+		if (!((fa, a, r) in val) || !((fb, b, r) in val))
+			continue
+		x = val[fa, a, r] - (oa != "" ? val[oa, a, r] : 0)
+		y = val[fb, b, r] - (ob != "" ? val[ob, b, r] : 0)
+		if (y == 0)
+			continue
+		v[++n] = x / y
+	}
+	rspread = spread(v, n, rfmt)
+	if (!n)
+		return NONE
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+
+# One row of the targets table: what, the figure, the limit, the verdict.
+function target(what, m, cmp, limit) {
+	if (m == NONE)
+		verdict = "not measured"
+	else if (cmp == "<=")
+		verdict = m <= limit ? "met" : "**missed**"
+	else
+		verdict = m >= limit ? "met" : "**missed**"
+	printf "| %s | %s | %s %s | %s |\n", what, rspread, cmp, limit, verdict
+}
+
+# The targets of issue 5, for ours. The issue sets them at N = 50,000 and
+# 100,000; a run with a smaller largest N checks them there instead.
+function targets(    nmin, nmax, i, o, op, f, g, fs, a, c, what) {
+	if (!nn)
+		return
+	nmin = ns[1]
+	nmax = ns[nn]
+	NONE = -1e99
+	rfmt = "%.2f"
+	print ""
+	print "## Targets (issue 5), ours"
+	print ""
+	print "| target | ours (median [min-max]) | limit | verdict |"
+	print "|---|---:|---:|---|"
+	split("mkdir stat_cold rmdir", gops, " ")
+	for (o = 1; o <= 3; o++) {
+		op = gops[o]
+		f = "items" SUBSEP nmax SUBSEP op "_last_ns"
+		g = "items" SUBSEP nmin SUBSEP op "_ns"
+		target(op ": last 1,000 at N=" nmax " / per-op at N=" nmin,
+			rmed(f, "ours", "", g, "ours", ""), "<=", 1.5)
+	}
+	f = "items" SUBSEP nmax SUBSEP "mkdir_ns"
+	target("mkdir at N=" nmax ": stock / ours", rmed(f, "stock", "", f,
+		"ours", ""), ">=", 50)
+	for (i = 1; i <= nn; i++) {
+		f = "items" SUBSEP ns[i] SUBSEP "mkdir_ns"
+		target("mkdir at N=" ns[i] ": ours / tmpfs", rmed(f, "ours", "",
+			f, "tmpfs", ""), "<=", 1.5)
+	}
+	fs = "sysfs" SUBSEP sysfs_n SUBSEP "sysfs_read_ns"
+	f = "items" SUBSEP nmin SUBSEP "read_warm_ns"
+	target("open+read+close: ours / sysfs", rmed(f, "ours", "", fs,
+		"sysfs", ""), "<=", 1)
+	f = "items" SUBSEP nmin SUBSEP "write_ns"
+	target("open+write+close: ours / stock", rmed(f, "ours", "", f,
+		"stock", ""), "<=", 1)
+	rfmt = "%.0f"
+	for (i = 1; i <= na; i++) {
+		a = as[i]
+		f = "memory" SUBSEP mem_n SUBSEP a SUBSEP "dropped_slab_objects_bytes"
+		c = "memory" SUBSEP mem_n SUBSEP a SUBSEP "client_bytes"
+		what = "bytes per item beyond the client after drop_caches, " a
+		target(what " attributes", rmed(f, "ours", c, "one", "one", ""),
+			"<=", 128)
+	}
+	if (tree_mem_n != "") {
+		f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "dropped_slab_objects_bytes"
+		c = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "client_bytes"
+		target("bytes per default group beyond the client after drop_caches",
+			rmed(f, "ours", c, "one", "one", ""), "<=", 128)
+	}
 }
