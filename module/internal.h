@@ -71,7 +71,7 @@ enum cng_node_state {
 #define CNG_DEACTIVATED_BIAS	INT_MIN
 
 /* Inode numbers: the node's id above, the attribute slot below. */
-#define CNG_INO_SLOT_BITS	16
+#define CNG_INO_SLOT_BITS	10
 #define CNG_MAX_SLOT		((1U << CNG_INO_SLOT_BITS) - 1)
 
 /**
@@ -135,7 +135,7 @@ struct cng_meta {
  * @subsys_owner: module pinned for a user-made directory's subsystem
  * @rm_entry: entry in a remover's work list; owned by that remover
  * @meta: settings the user made, sparse; tree mutex
- * @id: inode number base, unique for the module's lifetime; constant
+ * @id: inode number base, unique among nodes not yet freed; constant
  * @btime: creation time, the default for every time stamp; constant
  * @rcu: for freeing
  * @name: the name in the parent directory; constant

@@ -9,6 +9,7 @@
 #include <linux/atomic.h>
 #include <linux/configfs.h>
 #include <linux/err.h>
+#include <linux/idr.h>
 #include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -37,8 +38,13 @@ static DECLARE_WAIT_QUEUE_HEAD(cng_node_wq);
 /* Nodes allocated and not yet freed: must be 0 when the module goes. */
 static atomic_long_t cng_nodes_live = ATOMIC_LONG_INIT(0);
 
-/* Source of node ids; id 0 is the root. */
-static atomic64_t cng_node_ids = ATOMIC64_INIT(0);
+/*
+ * Node ids, the high bits of inode numbers; 0 is the root's. An id is
+ * freed with its node, so after the last inode using it is gone: no two
+ * live inodes share a number, and numbers stay small enough for 32-bit
+ * stat() and getdents().
+ */
+static DEFINE_IDA(cng_node_ida);
 
 /* Item to directory node, for the exported calls that name an item. */
 static struct rhashtable cng_item_table;
@@ -86,6 +92,7 @@ static void cng_node_free_rcu(struct rcu_head *rcu)
 		kfree(meta);
 	}
 	kfree(node->body);
+	ida_free(&cng_node_ida, node->id);
 	kfree(node);
 	atomic_long_dec(&cng_nodes_live);
 }
@@ -104,10 +111,16 @@ struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
 {
 	size_t len = strlen(name);
 	struct cng_node *node;
+	int id;
 
 	node = kzalloc(struct_size(node, name, len + 1), GFP_KERNEL);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
+	id = ida_alloc_min(&cng_node_ida, 1, GFP_KERNEL);
+	if (id < 0) {
+		kfree(node);
+		return ERR_PTR(-ENOMEM);
+	}
 	refcount_set(&node->ref, 1);
 	atomic_set(&node->active, CNG_DEACTIVATED_BIAS);
 	node->type = type;
@@ -118,7 +131,7 @@ struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
 	INIT_LIST_HEAD(&node->in_link);
 	INIT_LIST_HEAD(&node->incoming);
 	INIT_LIST_HEAD(&node->rm_entry);
-	node->id = atomic64_inc_return(&cng_node_ids);
+	node->id = id;
 	atomic_long_inc(&cng_nodes_live);
 	ktime_get_coarse_real_ts64(&node->btime);
 	memcpy(node->name, name, len + 1);
@@ -394,4 +407,5 @@ void cng_node_exit(void)
 	WARN(atomic_long_read(&cng_nodes_live), "configfs: %ld nodes leaked\n",
 	     atomic_long_read(&cng_nodes_live));
 	rhashtable_destroy(&cng_item_table);
+	ida_destroy(&cng_node_ida);
 }
