@@ -195,7 +195,7 @@ static int fake_op_read(void *priv, const char *path, char *buf, size_t size,
 		return -EISDIR;
 	if (!(n->mode & 0444) || !n->value)
 		return -EACCES;
-	if (!strcmp(n->value, "\x01" "EIO"))
+	if (!strcmp(n->value, "\001EIO"))
 		return -EIO;
 	vlen = strlen(n->value) + 1;
 	*total = vlen;
@@ -474,7 +474,7 @@ void fake_set(struct fake *fake, const char *path, const char *value)
 
 bool fake_exists(struct fake *fake, const char *path)
 {
-	return fake_lookup(fake, path) != NULL;
+	return fake_lookup(fake, path);
 }
 
 static int fake_count_links(struct fake_node *n, const char *dir)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "configfs.h"
 #include "ktap.h"
 
 static bool ktap_failed;
@@ -73,7 +74,7 @@ int main(void)
 		{ rm_cases, &nr_rm_cases },
 		{ sys_cases, &nr_sys_cases },
 	};
-	size_t nr_suites = sizeof(suites) / sizeof(suites[0]);
+	size_t nr_suites = ARRAY_SIZE(suites);
 	char name[] = "/tmp/ktap-stderr-XXXXXX";
 	size_t total = 0;
 	size_t n = 0;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct ktap_case {
 	const char *name;
@@ -39,6 +40,10 @@ void ktap_stderr_reset(void);
 	} while (0)
 
 void ktap_note(const char *label, const char *text);
+
+/* The tool's write(2) calls, wrapped at link time (test_sys.c). */
+ssize_t __real_write(int fd, const void *buf, size_t len);
+ssize_t __wrap_write(int fd, const void *buf, size_t len);
 
 extern const struct ktap_case format_cases[];
 extern const size_t nr_format_cases;

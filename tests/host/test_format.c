@@ -155,7 +155,7 @@ static void parse_rejects_text_after_closing_quote(void)
 static void parse_rejects_control_characters(void)
 {
 	struct script s;
-	const char text[] = "mkdir a\nset a/b x\001y\nset a/c z\0\n";
+	static const char text[] = "mkdir a\nset a/b x\001y\nset a/c z\0\n";
 
 	memset(&s, 0, sizeof(s));
 	EXPECT(format_parse(&s, "f", text, sizeof(text) - 1) == 2);
@@ -206,7 +206,7 @@ static void print_quotes_awkward_values(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *t = print_token(cases[i].in, strlen(cases[i].in));
 
 		EXPECT_STR(t, cases[i].out);
@@ -273,4 +273,5 @@ const struct ktap_case format_cases[] = {
 	KTAP_CASE(print_then_parse_round_trips_every_byte),
 	KTAP_CASE(off_values_are_empty_zero_n_and_null),
 };
-const size_t nr_format_cases = sizeof(format_cases) / sizeof(format_cases[0]);
+
+const size_t nr_format_cases = ARRAY_SIZE(format_cases);

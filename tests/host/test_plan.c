@@ -89,7 +89,7 @@ static void plan_survives_links_in_a_cycle(void)
 	char *o = order("mkdir a\nmkdir b\nlink a/to_b b\nlink b/to_a a\n"
 			"link a/self a\nset a/x 1\nset b/y 2\n", &bad);
 
-	EXPECT(o != NULL);
+	EXPECT(o);
 	EXPECT(o && strstr(o, "link a/to_b") && strstr(o, "link b/to_a") &&
 	       strstr(o, "link a/self"));
 	free(o);
@@ -146,4 +146,5 @@ const struct ktap_case plan_cases[] = {
 	KTAP_CASE(plan_rejects_an_attribute_used_as_a_directory),
 	KTAP_CASE(plan_takes_ten_thousand_items_quickly),
 };
-const size_t nr_plan_cases = sizeof(plan_cases) / sizeof(plan_cases[0]);
+
+const size_t nr_plan_cases = ARRAY_SIZE(plan_cases);

@@ -16,13 +16,13 @@
 /* save @top, rm -r it, restore, save again: both saves must match. */
 static void round_trip(struct fake *fake, const char *top)
 {
-	char *paths[] = { (char *)top };
 	unsigned long changes;
 	char *first;
 	char *second;
 
 	first = fake_save(fake, top);
-	EXPECT(rm_paths(&fake->fs, paths, 1, true, false) == 0);
+	EXPECT(rm_paths(&fake->fs, (char *[]){ (char *)top }, 1, true,
+			false) == 0);
 	EXPECT(fake_restore_text(fake, first) == 0);
 	second = fake_save(fake, top);
 	EXPECT_STR(second, first);
@@ -59,7 +59,7 @@ static void save_notes_unreadable_values(void)
 
 	model_generic(&f);
 	user_mkdir(&f, "sub/i");
-	fake_set(&f, "sub/i/a", "\x01" "EIO");
+	fake_set(&f, "sub/i/a", "\001EIO");
 	s = fake_save(&f, "sub");
 	EXPECT(strstr(s, "# unreadable, not saved: sub/i/a (Input/output error)"));
 	free(s);
@@ -224,6 +224,9 @@ static void restore_binds_a_gadget_after_its_links_and_descriptors(void)
 	fake_free(&f);
 }
 
+#define ACM_LINK \
+	"link usb_gadget/g1/configs/c.1/acm.gs0=usb_gadget/g1/functions/acm.gs0"
+
 static void restore_links_a_partial_gadget_before_binding_it(void)
 {
 	struct fake f;
@@ -239,7 +242,7 @@ static void restore_links_a_partial_gadget_before_binding_it(void)
 	EXPECT(fake_nr_links_in(&f, "usb_gadget/g1/configs/c.1") == 2);
 	EXPECT_STR(fake_value(&f, "usb_gadget/g1/UDC"), "dummy_udc.0");
 	EXPECT(fake_log_pos(&f, "set usb_gadget/g1/UDC=dummy_udc.0") >
-	       fake_log_pos(&f, "link usb_gadget/g1/configs/c.1/acm.gs0=usb_gadget/g1/functions/acm.gs0"));
+	       fake_log_pos(&f, ACM_LINK));
 	free(s);
 	fake_free(&f);
 }
@@ -305,7 +308,8 @@ static void restore_reports_what_it_could_not_apply(void)
 				 "set nullb/n0/power 1\n"
 				 "set nullb/n0/badblocks \"\"\n") == 1);
 	err = ktap_stderr();
-	EXPECT(strstr(err, "configfs: nullb/n0/size: not applied (test:2: set nullb/n0/size 1024): Device or resource busy"));
+	EXPECT(strstr(err, "configfs: nullb/n0/size: not applied (test:2: "));
+	EXPECT(strstr(err, "set nullb/n0/size 1024): Device or resource busy"));
 	EXPECT_STR(fake_value(&f, "nullb/n0/size"), "250");
 	fake_free(&f);
 }
@@ -316,7 +320,8 @@ static void restore_reports_statements_under_a_failed_mkdir(void)
 
 	model_generic(&f);
 	EXPECT(fake_restore_text(&f, "mkdir nope/i\nset nope/i/a 1\n") == 2);
-	EXPECT(strstr(ktap_stderr(), "nope/i: not applied (test:1: mkdir nope/i): No such file or directory"));
+	EXPECT(strstr(ktap_stderr(), "nope/i: not applied (test:1: mkdir"));
+	EXPECT(strstr(ktap_stderr(), "nope/i): No such file or directory"));
 	EXPECT(strstr(ktap_stderr(), "nope/i/a: not attempted (test:2"));
 	fake_free(&f);
 }
@@ -359,13 +364,16 @@ static void restore_writes_write_only_values_only_into_new_dirs(void)
 	fake_free(&f);
 }
 
+#define H1_TO_S2 \
+	"link nvmet/subsystems/s1/allowed_hosts/h1 nvmet/subsystems/s2\n"
+
 static void restore_does_not_replace_a_link_pointing_elsewhere(void)
 {
 	struct fake f;
 
 	build_nvmet(&f);
 	user_mkdir(&f, "nvmet/subsystems/s2");
-	EXPECT(fake_restore_text(&f, "link nvmet/subsystems/s1/allowed_hosts/h1 nvmet/subsystems/s2\n") == 1);
+	EXPECT(fake_restore_text(&f, H1_TO_S2) == 1);
 	EXPECT(strstr(ktap_stderr(), "exists, pointing to nvmet/hosts/h1"));
 	fake_free(&f);
 }
@@ -480,5 +488,5 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(diff_shows_changed_added_and_failing_statements),
 	KTAP_CASE(restore_handles_ten_thousand_items_quickly),
 };
-const size_t nr_restore_cases = sizeof(restore_cases) /
-				sizeof(restore_cases[0]);
+
+const size_t nr_restore_cases = ARRAY_SIZE(restore_cases);

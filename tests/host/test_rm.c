@@ -93,7 +93,8 @@ static void rm_stops_at_a_busy_item_and_says_so(void)
 	EXPECT(rm(&f, "sub") == -EBUSY);
 	EXPECT(!fake_exists(&f, "sub/c"));
 	EXPECT(fake_exists(&f, "sub/b") && fake_exists(&f, "sub/a"));
-	EXPECT(strstr(ktap_stderr(), "sub/b: cannot remove: Device or resource busy; stopped here"));
+	EXPECT(strstr(ktap_stderr(), "sub/b: cannot remove: Device or resource"));
+	EXPECT(strstr(ktap_stderr(), "busy; stopped here"));
 	fake_free(&f);
 }
 
@@ -150,4 +151,5 @@ const struct ktap_case rm_cases[] = {
 	KTAP_CASE(rm_refuses_an_attribute),
 	KTAP_CASE(rm_without_r_removes_only_empty_items),
 };
-const size_t nr_rm_cases = sizeof(rm_cases) / sizeof(rm_cases[0]);
+
+const size_t nr_rm_cases = ARRAY_SIZE(rm_cases);

@@ -504,8 +504,9 @@ static void describe_link(struct describe *d, struct op *op)
 		describe_line(d, "!", st, cfs_strerror(ret));
 	else if (strcmp(target, st->arg))
 		describe_line(d, "!", st,
-			      arena_printf(&arena, "exists, pointing to %s; restore will not replace it",
-					   target));
+			      arena_printf(&arena, "exists, pointing to %s%s",
+					   target,
+					   "; restore will not replace it"));
 	arena_free(&arena);
 }
 

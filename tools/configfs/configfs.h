@@ -11,6 +11,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define cfs_attribute(x)	__attribute__((x))
+#define __printf(a, b)		cfs_attribute(__format__(printf, a, b))
+#define __noreturn		cfs_attribute(__noreturn__)
+
 /* util.c */
 
 #define CFS_EXIT_OK		0
@@ -39,17 +44,15 @@ struct arena {
 	struct arena_chunk *head;
 };
 
-void cfs_err(const char *object, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void cfs_err(const char *object, const char *fmt, ...);
 const char *cfs_strerror(int err);
-void cfs_out_of_memory(void) __attribute__((noreturn));
+__noreturn void cfs_out_of_memory(void);
 void *xmalloc(size_t size);
 void *xrealloc_array(void *p, size_t nmemb, size_t size);
 void *arena_alloc(struct arena *arena, size_t size);
 char *arena_strndup(struct arena *arena, const char *s, size_t len);
 char *arena_strdup(struct arena *arena, const char *s);
-char *arena_printf(struct arena *arena, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) char *arena_printf(struct arena *arena, const char *fmt, ...);
 void arena_free(struct arena *arena);
 char *path_join(struct arena *arena, const char *dir, const char *name);
 const char *path_base(const char *path);

@@ -178,7 +178,7 @@ bool format_is_off_value(const char *s, size_t len)
 	static const char *const offs[] = { "", "0", "N", "n", "(null)" };
 	size_t i;
 
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(offs); i++)
 		if (len == strlen(offs[i]) && !memcmp(s, offs[i], len))
 			return true;
 	return false;
@@ -265,8 +265,7 @@ static int format_split(struct format_line *fl, const char *p,
 			p++;
 		if (p == end)
 			return 0;
-		if (fl->nr_words == (int)(sizeof(fl->words) /
-					  sizeof(fl->words[0]))) {
+		if (fl->nr_words == (int)ARRAY_SIZE(fl->words)) {
 			format_line_err(fl, "%s",
 					"too many words (a comment goes on a line of its own)");
 			return -EINVAL;
@@ -423,10 +422,10 @@ static int format_statement(struct format_line *fl)
 	struct stmt st = { .line = fl->line };
 	size_t i;
 
-	for (i = 0; i < sizeof(format_kws) / sizeof(format_kws[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(format_kws); i++)
 		if (!strcmp(w[0].s, format_kws[i].name))
 			break;
-	if (i == sizeof(format_kws) / sizeof(format_kws[0])) {
+	if (i == ARRAY_SIZE(format_kws)) {
 		format_line_err(fl, "unknown statement \"%s\"", w[0].s);
 		return -EINVAL;
 	}

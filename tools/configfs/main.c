@@ -24,7 +24,7 @@ static const struct cfs_cmd cfs_cmds[] = {
 	{ "rm", cmd_rm, "remove links and directories in configfs order" },
 };
 
-static void usage(FILE *out)
+static void cfs_usage(FILE *out)
 {
 	size_t i;
 
@@ -34,7 +34,7 @@ static void usage(FILE *out)
 	      "  -h, --help      this text; COMMAND --help for a command's\n"
 	      "  -V, --version   the version\n"
 	      "Commands:\n", out);
-	for (i = 0; i < sizeof(cfs_cmds) / sizeof(cfs_cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cfs_cmds); i++)
 		fprintf(out, "  %-8s %s\n", cfs_cmds[i].name, cfs_cmds[i].help);
 	fputs("See configfs(8).\n", out);
 }
@@ -65,21 +65,21 @@ int main(int argc, char **argv)
 			cfs_opts.root = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			cfs_usage(stdout);
 			return cfs_finish(CFS_EXIT_OK);
 		case 'V':
 			puts("configfs " CFS_VERSION);
 			return cfs_finish(CFS_EXIT_OK);
 		default:
-			usage(stderr);
+			cfs_usage(stderr);
 			return CFS_EXIT_USAGE;
 		}
 	}
 	if (optind == argc) {
-		usage(stderr);
+		cfs_usage(stderr);
 		return CFS_EXIT_USAGE;
 	}
-	for (i = 0; i < sizeof(cfs_cmds) / sizeof(cfs_cmds[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cfs_cmds); i++) {
 		if (!strcmp(argv[optind], cfs_cmds[i].name)) {
 			int sub_argc = argc - optind;
 			char **sub_argv = argv + optind;
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!strcmp(argv[optind], "help")) {
-		usage(stdout);
+		cfs_usage(stdout);
 		return cfs_finish(CFS_EXIT_OK);
 	}
 	cfs_err(argv[optind], "unknown command; see configfs --help");
