@@ -56,7 +56,7 @@ load() {
 
 # drive SYSTEM ROUND ARGS...: one driver run, its rows as csv lines.
 drive() {
-	local sys=$1 round=$2 plain= rc
+	local sys="$1" round="$2" plain='' rc
 	shift 2
 	[ "$sys" = tmpfs ] && plain=-t
 	if "$DRV" -s "$sys" -r "$round" $plain "$@" > "$OUT" 2> "$ERR"; then
@@ -70,8 +70,8 @@ drive() {
 	return $rc
 }
 
-# dirs SYSTEM: where the items and the trees go.
-dirs() {
+# where SYSTEM: where the items and the trees go.
+where() {
 	if [ "$1" = tmpfs ]; then
 		items=$TMPFS/items trees=$TMPFS/trees
 	else
@@ -84,8 +84,8 @@ set_attrs() {
 }
 
 round() {
-	local sys=$1 r=$2 n a
-	dirs "$sys"
+	local sys="$1" r="$2" n a
+	where "$sys"
 	if [ "$sys" = tmpfs ]; then
 		mkdir -p "$TMPFS"
 		mount -t tmpfs -o nr_inodes=0 none "$TMPFS" &&

@@ -74,13 +74,17 @@ tmpfs_run() {
 }
 
 tree_left_empty() {
-	[ -z "$(ls "$ROOT/items" "$ROOT/trees" | grep i0)" ]
+	for d in "$ROOT"/items/i* "$ROOT"/trees/i*; do
+		[ -e "$d" ] && { echo "# left: $d"; return 1; }
+	done
+	return 0
 }
 
 ktap_plan 8
 check "client_module_loads" insmod /lib/modules/cng/cng_bench.ko children=4
 check "client_reports_its_sizes" \
-	sh -c "test $(cat $ROOT/item_size) -gt 0 && test $(cat $ROOT/tree_size) -gt 0"
+	sh -c "test \$(cat $ROOT/item_size) -gt 0 &&
+		test \$(cat $ROOT/tree_size) -gt 0"
 check "items_run_reports_every_figure" items_run
 check "trees_run_reports_every_figure" trees_run
 check "memory_run_reports_every_figure" memory_run
