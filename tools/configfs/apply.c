@@ -40,7 +40,6 @@ struct apply {
 	struct op **log;	/* statements that changed the tree, in order */
 	size_t nr_log;
 	size_t cap_log;
-	bool *hopeless;		/* by op index: undoing did not help */
 };
 
 static void apply_log(struct apply *a, struct op *op)
@@ -121,6 +120,8 @@ static int apply_mkdir(struct apply *a, struct op *op)
 		op->changed = true;
 		return APPLY_DONE;
 	}
+	if ((ret == -EPERM || ret == -ENOENT) && !strchr(op->st->path, '/'))
+		op->detail = "not made: is the subsystem's module loaded?";
 	if (ret != -EEXIST)
 		return ret;
 	/* A default group made with its parent, or one already there. */
@@ -332,7 +333,7 @@ static bool apply_unblock(struct apply *a)
 		int tries = 0;
 		size_t k;
 
-		if (failed->state != OP_FAILED || a->hopeless[i])
+		if (failed->state != OP_FAILED || failed->hopeless)
 			continue;
 		for (k = a->nr_log; k-- > 0 && tries < APPLY_MAX_TRIES;) {
 			struct op *suspect = a->log[k];
@@ -351,7 +352,7 @@ static bool apply_unblock(struct apply *a)
 			}
 			apply_one(a, suspect, true, &deferred);
 		}
-		a->hopeless[i] = true;
+		failed->hopeless = true;
 	}
 	return false;
 }
@@ -406,9 +407,6 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	size_t i;
 
 	a.buf = xmalloc(fs->value_max + 1);
-	a.hopeless = calloc(plan->nr_ops + 1, sizeof(*a.hopeless));
-	if (!a.hopeless)
-		cfs_out_of_memory();
 	for (;;) {
 		bool progress = apply_pass(&a, NULL);
 
@@ -426,7 +424,6 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 		    plan->ops[i]->state == OP_PENDING)
 			nr_left++;
 	apply_report(&a, file);
-	free(a.hopeless);
 	free(a.log);
 	free(a.buf);
 	return nr_left;

@@ -247,7 +247,7 @@ struct op {
 	size_t old_len;
 	unsigned int undos;
 	bool deferred;		/* a switch, tried after its directory */
-	size_t index;
+	bool hopeless;		/* undoing others did not let it through */
 };
 
 struct plan {

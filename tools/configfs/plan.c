@@ -14,7 +14,6 @@
  * apply.c retries and reorders from there.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,13 +59,14 @@ struct plan_ctx {
 	int nr_bad;
 };
 
-static uint64_t plan_hash(const char *path)
+/* FNV-1a, folded to the width of size_t. */
+static size_t plan_hash(const char *path)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned long long h = 0xcbf29ce484222325ULL;
 
 	while (*path)
 		h = (h ^ (unsigned char)*path++) * 0x100000001b3ULL;
-	return h;
+	return (size_t)h;
 }
 
 static void plan_rehash(struct plan *plan)
@@ -280,7 +280,6 @@ static void plan_emit(struct plan *plan, struct op *op)
 {
 	if (!op)
 		return;
-	op->index = plan->nr_ops;
 	plan->ops[plan->nr_ops++] = op;
 }
 
