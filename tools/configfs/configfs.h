@@ -262,6 +262,7 @@ struct plan {
 
 int plan_build(struct plan *plan, const struct script *script,
 	       const char *file);
+int plan_load(struct plan *plan, struct script *script, const char *file);
 void plan_free(struct plan *plan);
 const char *plan_dir_path(const struct op *op);
 const char *plan_target_path(const struct op *op);

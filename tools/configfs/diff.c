@@ -22,7 +22,7 @@ int cmd_diff(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct script script = { 0 };
+	struct script script;
 	struct arena arena = { 0 };
 	const char *file;
 	char *under = NULL;
@@ -46,15 +46,9 @@ int cmd_diff(int argc, char **argv)
 		return CFS_EXIT_USAGE;
 	}
 	file = argv[optind];
-	ret = format_load(&script, file);
-	if (ret) {
-		script_free(&script);
-		return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
-	}
-	if (plan_build(&plan, &script, file)) {
-		ret = CFS_EXIT_USAGE;
-		goto out_script;
-	}
+	ret = plan_load(&plan, &script, file);
+	if (ret)
+		goto out_plan;
 	if (fs_open_cmd(&fs)) {
 		ret = CFS_EXIT_SYSTEM;
 		goto out_plan;
@@ -71,7 +65,6 @@ out_fs:
 	fs_close(&fs);
 out_plan:
 	plan_free(&plan);
-out_script:
 	script_free(&script);
 	return ret;
 }

@@ -364,6 +364,24 @@ int plan_build(struct plan *plan, const struct script *script,
 	return 0;
 }
 
+/*
+ * Reads @file and plans it, for restore and diff. Returns an exit code;
+ * @script and @plan are to be freed whatever it is.
+ */
+int plan_load(struct plan *plan, struct script *script, const char *file)
+{
+	int ret;
+
+	memset(script, 0, sizeof(*script));
+	memset(plan, 0, sizeof(*plan));
+	ret = format_load(script, file);
+	if (ret)
+		return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
+	if (plan_build(plan, script, file))
+		return CFS_EXIT_USAGE;
+	return CFS_EXIT_OK;
+}
+
 void plan_free(struct plan *plan)
 {
 	free(plan->hash);

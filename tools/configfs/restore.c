@@ -25,7 +25,7 @@ int cmd_restore(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct script script = { 0 };
+	struct script script;
 	unsigned int flags = 0;
 	bool dry_run = false;
 	struct plan plan;
@@ -55,18 +55,12 @@ int cmd_restore(int argc, char **argv)
 		return CFS_EXIT_USAGE;
 	}
 	file = argv[optind];
-	ret = format_load(&script, file);
-	if (ret) {
-		script_free(&script);
-		return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
-	}
-	if (plan_build(&plan, &script, file)) {
-		ret = CFS_EXIT_USAGE;
-		goto out_script;
-	}
+	ret = plan_load(&plan, &script, file);
+	if (ret)
+		goto out;
 	if (fs_open_cmd(&fs)) {
 		ret = CFS_EXIT_SYSTEM;
-		goto out_plan;
+		goto out;
 	}
 	if (dry_run) {
 		apply_describe(&plan, &fs, NULL, 0, stdout);
@@ -79,9 +73,8 @@ int cmd_restore(int argc, char **argv)
 		ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 	}
 	fs_close(&fs);
-out_plan:
+out:
 	plan_free(&plan);
-out_script:
 	script_free(&script);
 	return ret;
 }

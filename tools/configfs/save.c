@@ -46,6 +46,7 @@ static const struct stmt *save_kept(struct save *s, const char *path)
 	return found ? *found : NULL;
 }
 
+/* A link's mode is always 0777 and counts as default: only its owner. */
 static void save_modes(struct save *s, const struct node *node)
 {
 	struct stmt st = { .path = node->path };
@@ -119,13 +120,7 @@ static void save_link(struct save *s, const struct node *node)
 	}
 	st.len = strlen(node->target);
 	format_print_stmt(s->out, "", &st);
-	/* A link's mode is always 0777; only its owner can change. */
-	if (node->uid || node->gid) {
-		st.kind = STMT_CHOWN;
-		st.uid = node->uid;
-		st.gid = node->gid;
-		format_print_stmt(s->out, "", &st);
-	}
+	save_modes(s, node);
 }
 
 static void save_dir(struct save *s, const struct node *dir)
