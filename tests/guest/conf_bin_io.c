@@ -40,7 +40,7 @@ static void reset(void)
 
 static bool mode_is(const char *path, mode_t mode)
 {
-	struct stat st;
+	struct stat st = { 0 };
 
 	EXPECT(!stat(path, &st));
 	if (st.st_mode != (S_IFREG | mode) || st.st_size != 0) {
@@ -368,7 +368,7 @@ int main(void)
 		sh("rmmod cng_test");
 		return 1;
 	}
-	run_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	run_cases(cases, ARRAY_SIZE(cases));
 	if (sh("rmdir " BIN) || sh("rmmod cng_test"))
 		ktap_failed++;
 	return ktap_failed ? 1 : 0;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KTAP and helpers for the C conformance tests (conf_*.c, better_*.c).
+ * The helpers are static inline, as not every test uses each of them.
  *
  * A test is a table of cases, each a function that returns true when the
- * behaviour holds; EXPECT() prints what failed and returns false. Run them
+ * behaviour holds. EXPECT() prints what failed and marks the running case
+ * failed (the case goes on, so the log shows what else differs). Run them
  * with run_cases(), which prints the plan and one result line per case.
  */
 #ifndef CONF_KTAP_H
@@ -24,8 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Not every test uses every helper. */
-#define HELPER	static __attribute__((unused))
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 #define CFS	"/sys/kernel/config"
 #define T	CFS "/cng_test"
@@ -35,7 +36,7 @@ struct tcase {
 	bool (*fn)(void);
 };
 
-HELPER const char *ename(int err)
+static inline const char *ename(int err)
 {
 	const char *name = strerrorname_np(err);
 
@@ -43,7 +44,7 @@ HELPER const char *ename(int err)
 }
 
 /* Prints a KTAP diagnostic line. */
-HELPER __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
+static inline void say(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,20 +56,25 @@ HELPER __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-#define EXPECT(cond) do {						\
-	int expect_errno_ = errno;					\
-	if (!(cond)) {							\
-		say("line %d: %s fails (errno %s)", __LINE__, #cond,	\
-		    ename(expect_errno_));				\
-		return false;						\
-	}								\
-} while (0)
+static bool case_failed;
+
+static inline void ktap_expect(bool ok, const char *what, int line)
+{
+	int err = errno;
+
+	if (ok)
+		return;
+	say("line %d: %s fails (errno %s)", line, what, ename(err));
+	case_failed = true;
+}
+
+#define EXPECT(cond) ktap_expect((cond), #cond, __LINE__)
 
 /* The call failed, with exactly this errno. */
 #define FAILS_WITH(call, err) ((call) < 0 && errno == (err))
 
 /* Runs a shell command, echoed first; returns its exit status. */
-HELPER __attribute__((format(printf, 1, 2))) int sh(const char *fmt, ...)
+static inline int sh(const char *fmt, ...)
 {
 	char cmd[1024];
 	va_list ap;
@@ -84,7 +90,7 @@ HELPER __attribute__((format(printf, 1, 2))) int sh(const char *fmt, ...)
 }
 
 /* Reads a whole file into buf (NUL-terminated); bytes read or -errno. */
-HELPER ssize_t slurp(const char *path, char *buf, size_t size)
+static inline ssize_t slurp(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY);
 	size_t got = 0;
@@ -105,7 +111,7 @@ HELPER ssize_t slurp(const char *path, char *buf, size_t size)
 }
 
 /* One open and one write of the string; 0, or -errno. */
-HELPER int put(const char *path, const char *s)
+static inline int put(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
 	ssize_t n;
@@ -119,13 +125,13 @@ HELPER int put(const char *path, const char *s)
 	return n < 0 ? n : 0;
 }
 
-HELPER void events_clear(void)
+static inline void events_clear(void)
 {
 	put(T "/events", "clear");
 }
 
 /* The event log is exactly @want; prints both when not. */
-HELPER bool events_are(const char *want)
+static inline bool events_are(const char *want)
 {
 	static char got[8192];
 
@@ -140,7 +146,7 @@ HELPER bool events_are(const char *want)
 	return false;
 }
 
-HELPER int read_int(const char *path)
+static inline int read_int(const char *path)
 {
 	char buf[64];
 
@@ -149,7 +155,7 @@ HELPER int read_int(const char *path)
 	return atoi(buf);
 }
 
-HELPER bool on_stock(void)
+static inline bool on_stock(void)
 {
 	const char *which = getenv("CNG_CONFIGFS");
 
@@ -159,7 +165,7 @@ HELPER bool on_stock(void)
 static int ktap_failed;
 
 /* Loads cng_test, unloading a copy an earlier failed test left behind. */
-HELPER int cng_load(void)
+static inline int cng_load(void)
 {
 	if (!access(T, F_OK)) {
 		say("cng_test left loaded by an earlier test; unloading");
@@ -168,14 +174,17 @@ HELPER int cng_load(void)
 	return sh("insmod /lib/modules/cng/cng_test.ko");
 }
 
-HELPER void run_cases(const struct tcase *cases, int n)
+static inline void run_cases(const struct tcase *cases, int n)
 {
 	int i;
 
 	printf("KTAP version 1\n1..%d\n", n);
 	fflush(stdout);
 	for (i = 0; i < n; i++) {
-		bool ok = cases[i].fn();
+		bool ok;
+
+		case_failed = false;
+		ok = cases[i].fn() && !case_failed;
 
 		printf("%sok %d %s\n", ok ? "" : "not ", i + 1, cases[i].name);
 		fflush(stdout);

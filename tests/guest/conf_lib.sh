@@ -88,3 +88,30 @@ skip_differs() {
 live() {
 	cat "$T/live"
 }
+
+drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# better NAME STOCK CMD...: a case of ours that stock may not meet. It
+# passes when CMD does. On stock, a failing CMD is the expected difference
+# and is reported as "# SKIP expected to differ on stock: STOCK".
+better() {
+	b_name=$1 b_stock=$2
+	shift 2
+	ktap_n=$((ktap_n + 1))
+	echo "# + $*"
+	if "$@"; then
+		if on_stock; then
+			echo "ok $ktap_n $b_name # stock behaves the same"
+		else
+			echo "ok $ktap_n $b_name"
+		fi
+	elif on_stock; then
+		echo "ok $ktap_n $b_name # SKIP expected to differ on stock: $b_stock"
+	else
+		echo "not ok $ktap_n $b_name"
+		ktap_failed=$((ktap_failed + 1))
+	fi
+}

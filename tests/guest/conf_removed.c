@@ -110,7 +110,7 @@ static bool t_item_files(void)
 
 static bool t_item_cwd(void)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	bool ok = true;
 
 	EXPECT(!mkdir(GONE, 0755));
@@ -201,7 +201,7 @@ int main(void)
 		return 1;
 	}
 	base = read_int(T "/live");
-	run_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	run_cases(cases, ARRAY_SIZE(cases));
 	if (read_int(T "/live") != base) {
 		say("objects not released: %d, want %d", read_int(T "/live"),
 		    base);

@@ -25,7 +25,7 @@
 #define SLOTS	8
 #define RTS	4
 
-static volatile int stop;
+static int stop;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static int unexpected;
 static long done_ok[16], done_err[16];
@@ -95,7 +95,7 @@ static void *mkdir_rmdir(void *arg)
 	unsigned int seed = (unsigned long)arg;
 	char path[256];
 
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		rand_dir(&seed, path, sizeof(path));
 		if (rand_r(&seed) % 2)
 			note(OP_MKDIR, mkdir(path, 0755), path);
@@ -110,7 +110,7 @@ static void *links(void *arg)
 	unsigned int seed = (unsigned long)arg;
 	char target[256], link[256];
 
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		int i = rand_r(&seed) % SLOTS, j = rand_r(&seed) % SLOTS;
 
 		snprintf(target, sizeof(target), T "/items/s%d", j);
@@ -128,7 +128,7 @@ static void *io(void *arg)
 	unsigned int seed = (unsigned long)arg;
 	char dir[256], path[300], buf[256];
 
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		bool bin = rand_r(&seed) % 4 == 0;
 		int fd, how = rand_r(&seed) % 2 ? O_RDONLY : O_WRONLY;
 
@@ -157,9 +157,9 @@ static void *walk(void *arg)
 {
 	unsigned int seed = (unsigned long)arg;
 	char path[256];
-	struct stat st;
+	struct stat st = { 0 };
 
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		DIR *d;
 
 		if (rand_r(&seed) % 3 == 0)
@@ -187,7 +187,7 @@ static void *kernel_side(void *arg)
 	unsigned int seed = (unsigned long)arg;
 	char cmd[64], path[128], buf[64];
 
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		int k = rand_r(&seed) % RTS;
 		int fd, ret;
 
@@ -245,18 +245,17 @@ static bool t_race(void)
 	static void *(*const workers[])(void *) = {
 		mkdir_rmdir, mkdir_rmdir, links, io, io, walk, kernel_side,
 	};
-	pthread_t tid[sizeof(workers) / sizeof(workers[0])];
+	pthread_t tid[ARRAY_SIZE(workers)];
 	unsigned int i;
 	int op;
 
-	say("%u tasks race for %ld s", (unsigned int)(sizeof(tid) /
-	    sizeof(tid[0])), seconds);
-	for (i = 0; i < sizeof(tid) / sizeof(tid[0]); i++)
+	say("%zu tasks race for %ld s", ARRAY_SIZE(tid), seconds);
+	for (i = 0; i < ARRAY_SIZE(tid); i++)
 		EXPECT(!pthread_create(&tid[i], NULL, workers[i],
 				       (void *)(unsigned long)(i * 7919 + 1)));
 	sleep(seconds);
-	stop = 1;
-	for (i = 0; i < sizeof(tid) / sizeof(tid[0]); i++)
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < ARRAY_SIZE(tid); i++)
 		pthread_join(tid[i], NULL);
 	for (op = 0; op < OP_COUNT; op++)
 		say("%-8s ok %6ld  failed %6ld", op_names[op], done_ok[op],
@@ -342,7 +341,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	live_before = read_int(T "/live");
-	run_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	run_cases(cases, ARRAY_SIZE(cases));
 	if (sh("rmmod cng_test"))
 		ktap_failed++;
 	return ktap_failed ? 1 : 0;

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Better than stock: memory per item does not grow with the number of
+# attributes its type declares. 300 items of 64 attributes (wide/) must cost
+# about what 300 items of one attribute (narrow/) cost, in slab memory
+# measured after cache eviction.
+#
+#   cng_test/
+#   |-- narrow/n0..n299/    1 attribute each
+#   `-- wide/w0..w299/      64 attributes each
+set -eu
+. ./conf_lib.sh
+
+N=300
+
+cleanup() {
+	set +e
+	i=0
+	while [ $i -lt $N ]; do
+		rmdir "$T/narrow/n$i" "$T/wide/w$i" 2>/dev/null
+		i=$((i + 1))
+	done
+	cng_loaded && rmmod cng_test
+}
+trap cleanup EXIT
+
+slab_kb() {
+	drop_caches
+	awk '/^Slab:/ { print $2 }' /proc/meminfo
+}
+
+# make_many GROUP PREFIX: mkdir N items; prints the slab growth in kB
+make_many() {
+	mm_before=$(slab_kb)
+	i=0
+	while [ $i -lt $N ]; do mkdir "$T/$1/$2$i"; i=$((i + 1)); done
+	echo $(($(slab_kb) - mm_before))
+}
+
+remove_many() {
+	i=0
+	while [ $i -lt $N ]; do rmdir "$T/$1/$2$i"; i=$((i + 1)); done
+}
+
+ktap_plan 3
+
+cng_load
+echo "# + mkdir $N items in narrow/, then in wide/"
+narrow=$(make_many narrow n)
+remove_many narrow n
+wide=$(make_many wide w)
+remove_many wide w
+per_attr=$(((wide - narrow) * 1024 / N / 63))
+echo "# slab growth: narrow ${narrow} kB, wide ${wide} kB; ~${per_attr} bytes per item per extra attribute"
+# A pointer's worth per attribute would already be a per-attribute cost;
+# allow that much for noise.
+better "item_memory_does_not_grow_with_attribute_count" \
+	"about $per_attr bytes per attribute per item" \
+	test "$per_attr" -lt 8
+check "narrow_items_cost_something_measurable" test "$narrow" -gt 0
+check "module_unloads" cng_unload
+ktap_done
