@@ -688,6 +688,7 @@ const struct inode_operations cng_dir_inode_ops = {
 	.unlink		= cng_unlink,
 	.setattr	= cng_inode_setattr,
 	.getattr	= cng_dir_getattr,
+	.update_time	= cng_inode_update_time,
 };
 
 /* The root takes no mkdir, rmdir, symlink or unlink: EPERM, as stock. */
@@ -695,6 +696,7 @@ const struct inode_operations cng_root_inode_ops = {
 	.lookup		= cng_dir_lookup,
 	.setattr	= cng_inode_setattr,
 	.getattr	= cng_dir_getattr,
+	.update_time	= cng_inode_update_time,
 };
 
 /* Directory file operations. */

@@ -247,6 +247,8 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 			    const void *attr);
 int cng_inode_setattr(struct user_namespace *mnt_userns,
 		      struct dentry *dentry, struct iattr *iattr);
+int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
+			  int flags);
 void cng_inode_evict(struct inode *inode);
 struct inode *cng_inode_alloc(struct super_block *sb);
 void cng_inode_free(struct inode *inode);

@@ -231,4 +231,5 @@ int cng_unlink(struct inode *dir, struct dentry *dentry)
 const struct inode_operations cng_link_inode_ops = {
 	.get_link	= simple_get_link,
 	.setattr	= cng_inode_setattr,
+	.update_time	= cng_inode_update_time,
 };
