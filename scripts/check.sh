@@ -14,7 +14,7 @@ set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${KDIR:?}" "${KIMG:?}"
 only=${1:-all}
 t0=$(date +%s)
-out=$BUILD/check
+out=${CHECK_OUT:-$BUILD/check}	# two runs at once need two of these
 rm -rf "$out"
 mkdir -p "$out"
 counter=$out/counter

@@ -22,6 +22,7 @@ export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/cng-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
+chmod 0755 "$stage"	# the guest's /: mktemp made it 0700
 modroot=$KIMG/lib/modules/$KVER
 kmods=""
 
