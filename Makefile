@@ -58,6 +58,9 @@ $(BUILD)/tests/bin/%: tests/guest/%.c
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
 
+# The guest test's copy of the benchmark driver includes the real one.
+$(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c
+
 guest-progs: $(BUILD)/tests/init $(GUEST_PROGS)
 	mkdir -p $(BUILD)/tests/bin
 	if [ -x tools/configfs/configfs ]; then \

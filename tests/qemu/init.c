@@ -327,9 +327,10 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 			break;
 		}
 		len += n;
-		if (len == sizeof(buf) - 1)
-			buf[len++] = '\n';
 		forward(buf, &len, false);
+		/* A line longer than the buffer is cut where the buffer ends. */
+		if (len == sizeof(buf) - 1)
+			forward(buf, &len, true);
 	}
 	forward(buf, &len, true);
 	close(pfd[0]);
