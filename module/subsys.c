@@ -265,7 +265,8 @@ static int cng_depend(struct configfs_subsystem *subsys,
 			goto out_unlock;
 	}
 	node = cng_node_from_item_locked(target);
-	if (!node)
+	/* Stock searches below a subsystem: the root is never found. */
+	if (!node || node == &cng_root_node)
 		goto out_unlock;
 	for (p = node; p != &cng_root_node; p = p->parent) {
 		if (p->state != CNG_STATE_LIVE)
