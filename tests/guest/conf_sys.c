@@ -14,7 +14,7 @@
  *   symlink TARGET PATH, link OLD NEW, rename OLD NEW, readlink PATH,
  *   open PATH r|w|rw      open and close
  *   write PATH DATA       one write() of DATA; prints OK and the count
- *   writen PATH N         one write() of N bytes 'x'
+^ *   writebytes PATH N     one write() of N bytes 'x'
  *   read PATH             one read() of up to 8192 bytes; OK and the count
  *   cat PATH              one read(); prints the bytes read, as they are
  */
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(op, "write"))
 		return do_write(argv[2], argv[3], strlen(argv[3]));
-	if (argc == 4 && !strcmp(op, "writen")) {
+	if (argc == 4 && !strcmp(op, "writebytes")) {
 		size_t n = strtoul(argv[3], NULL, 0);
 		char *data = malloc(n + 1);
 
