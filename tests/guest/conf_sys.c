@@ -14,7 +14,7 @@
  *   symlink TARGET PATH, link OLD NEW, rename OLD NEW, readlink PATH,
  *   open PATH r|w|rw      open and close
  *   write PATH DATA       one write() of DATA; prints OK and the count
-^ *   writebytes PATH N     one write() of N bytes 'x'
+ *   writebytes PATH N     one write() of N bytes 'x'
  *   read PATH             one read() of up to 8192 bytes; OK and the count
  *   cat PATH              one read(); prints the bytes read, as they are
  */
