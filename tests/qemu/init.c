@@ -62,7 +62,8 @@ static const char *const bad_markers[] = {
 	"possible circular locking", "possible recursive locking",
 	"inconsistent lock state", "lock held when returning",
 	"sleeping function called", "ODEBUG:", "Call Trace:", "RIP:",
-	"stack-protector", "usercopy:", "Kernel panic", NULL,
+	"stack-protector", "usercopy:", "Kernel panic",
+	"disagrees about version of symbol", "Unknown symbol", NULL,
 };
 
 static void die(const char *what)
