@@ -11,6 +11,7 @@
 #include "models.h"
 
 bool model_gadget_late_write;
+bool model_tcm_loop_lun_early;
 
 void user_mkdir(struct fake *fake, const char *path)
 {
@@ -392,4 +393,56 @@ void model_lio(struct fake *fake)
 	fake_dir(fake, "target/tpg", true);
 	fake_dir(fake, "target/tpg/lun", true);
 	fake_dir(fake, "target/tpg/acls", true);
+}
+
+/*
+ * tcm_loop: target/loopback/<wwn>/<tpg> has a nexus, written once
+ * (EEXIST after); a link in <tpg>/lun/<lun> to a backstore adds a SCSI
+ * device, which the initiator scans only if the nexus exists: a LUN
+ * linked before it is taken, but the disk never appears.
+ */
+static int tcm_loop_mkdir(struct fake *fake, const char *path)
+{
+	if (!strcmp(part(path, 1), "loopback") && depth(path) == 4) {
+		fake_attr(fake, join(path, "nexus"), 0644, "");
+		fake_dir(fake, join(path, "lun"), true);
+	} else if (!strcmp(part(path, 1), "core") && depth(path) == 4) {
+		fake_attr(fake, join(path, "enable"), 0644, "0");
+	}
+	return 0;
+}
+
+static int tcm_loop_store(struct fake *fake, const char *path,
+			  const char *value)
+{
+	(void)value;
+	if (!strcmp(part(path, depth(path) - 1), "nexus") &&
+	    fake_value(fake, path)[0])
+		return -EEXIST;
+	return 0;
+}
+
+static int tcm_loop_link(struct fake *fake, const char *path,
+			 const char *target)
+{
+	if (strcmp(fake_value(fake, join(target, "enable")), "1"))
+		return -ENODEV;
+	if (!fake_value(fake, join(up(up(up(path))), "nexus"))[0])
+		model_tcm_loop_lun_early = true;
+	return 0;
+}
+
+static const struct fake_hooks tcm_loop_hooks = {
+	.mkdir = tcm_loop_mkdir,
+	.store = tcm_loop_store,
+	.link = tcm_loop_link,
+	.rmdir = nvmet_rmdir,
+};
+
+void model_tcm_loop(struct fake *fake)
+{
+	fake_init(fake, &tcm_loop_hooks);
+	fake_dir(fake, "target", false);
+	fake_dir(fake, "target/core", true);
+	model_tcm_loop_lun_early = false;
 }

@@ -16,9 +16,12 @@ void model_netconsole(struct fake *fake);
 void model_gadget(struct fake *fake);
 void model_nvmet(struct fake *fake);
 void model_lio(struct fake *fake);
+void model_tcm_loop(struct fake *fake);
 
 /* Whether the gadget model saw a descriptor written while bound. */
 extern bool model_gadget_late_write;
+/* Whether the tcm_loop model saw a LUN linked before its TPG's nexus. */
+extern bool model_tcm_loop_lun_early;
 
 /* Do as user space would: through the hooks. Aborts on failure. */
 void user_mkdir(struct fake *fake, const char *path);

@@ -61,15 +61,17 @@ static void plan_writes_subdirectories_before_their_parent(void)
 	free(o);
 }
 
-static void plan_links_after_the_target_is_configured(void)
+static void plan_links_after_every_attribute(void)
 {
 	int bad;
 	char *o = order("mkdir g\nmkdir g/c\nmkdir g/f\nlink g/c/l g/f\n"
-			"set g/f/addr y\nset g/c/power 1\nset g/UDC u\n",
-			&bad);
+			"set g/f/addr y\nset g/c/power 1\nset g/UDC u\n"
+			"mkdir h\nlink g/f/m h\n", &bad);
 
-	EXPECT_STR(o, "mkdir g\nmkdir g/c\nmkdir g/f\nset g/f/addr\n"
-		      "link g/c/l\nset g/c/power\nset g/UDC\n");
+	/* g/c/l after g/f/m, the link under its target. */
+	EXPECT_STR(o, "mkdir g\nmkdir g/c\nmkdir g/f\nmkdir h\n"
+		      "set g/c/power\nset g/f/addr\nset g/UDC\n"
+		      "link g/f/m\nlink g/c/l\n");
 	free(o);
 }
 
@@ -139,7 +141,7 @@ static void plan_takes_ten_thousand_items_quickly(void)
 const struct ktap_case plan_cases[] = {
 	KTAP_CASE(plan_makes_parents_before_children),
 	KTAP_CASE(plan_writes_subdirectories_before_their_parent),
-	KTAP_CASE(plan_links_after_the_target_is_configured),
+	KTAP_CASE(plan_links_after_every_attribute),
 	KTAP_CASE(plan_puts_modes_and_owners_last),
 	KTAP_CASE(plan_survives_links_in_a_cycle),
 	KTAP_CASE(plan_rejects_a_statement_given_twice),

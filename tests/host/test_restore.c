@@ -276,6 +276,37 @@ static void restore_configures_nvmet_ports_before_linking_them(void)
 	fake_free(&f);
 }
 
+static void build_tcm_loop(struct fake *f)
+{
+	model_tcm_loop(f);
+	user_mkdir(f, "target/core/fileio_0");
+	user_mkdir(f, "target/core/fileio_0/disk");
+	user_set(f, "target/core/fileio_0/disk/enable", "1");
+	user_mkdir(f, "target/loopback");
+	user_mkdir(f, "target/loopback/naa.1");
+	user_mkdir(f, "target/loopback/naa.1/tpgt_1");
+	user_set(f, "target/loopback/naa.1/tpgt_1/nexus", "naa.2");
+	user_mkdir(f, "target/loopback/naa.1/tpgt_1/lun/lun_0");
+	user_link(f, "target/loopback/naa.1/tpgt_1/lun/lun_0/port",
+		  "target/core/fileio_0/disk");
+}
+
+static void restore_sets_a_tcm_loop_nexus_before_its_luns(void)
+{
+	struct fake f;
+
+	/* Linking the LUN first succeeds, but the disk never shows. */
+	build_tcm_loop(&f);
+	EXPECT(!model_tcm_loop_lun_early);
+	round_trip(&f, "target");
+	EXPECT_STR(fake_value(&f, "target/loopback/naa.1/tpgt_1/nexus"),
+		   "naa.2");
+	EXPECT(fake_nr_links_in(&f, "target/loopback/naa.1/tpgt_1/lun/lun_0")
+	       == 1);
+	EXPECT(!model_tcm_loop_lun_early);
+	fake_free(&f);
+}
+
 static void restore_undoes_a_link_that_blocks_port_changes(void)
 {
 	struct fake f;
@@ -477,6 +508,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(restore_binds_a_gadget_after_its_links_and_descriptors),
 	KTAP_CASE(restore_links_a_partial_gadget_before_binding_it),
 	KTAP_CASE(restore_configures_nvmet_ports_before_linking_them),
+	KTAP_CASE(restore_sets_a_tcm_loop_nexus_before_its_luns),
 	KTAP_CASE(restore_undoes_a_link_that_blocks_port_changes),
 	KTAP_CASE(restore_reports_what_it_could_not_apply),
 	KTAP_CASE(restore_reports_statements_under_a_failed_mkdir),

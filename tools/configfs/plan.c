@@ -6,11 +6,15 @@
  * The order comes from the shape of the tree, with no knowledge of any
  * subsystem:
  *  1. every mkdir, parents before children;
- *  2. then, depth first, for each directory: its subdirectories first,
- *     then its links, each after the whole subtree of its target, then its
- *     own attributes. A thing is configured before it is used, and an
- *     object's own switches (enable, UDC, power) come after its parts;
- *  3. chmod and chown last, parents first.
+ *  2. every attribute, depth first, each directory's own after those of
+ *     its subdirectories: an object's own switches (enable, UDC, power)
+ *     come after its parts are configured;
+ *  3. every link, depth first, each after the links under its target: a
+ *     link often starts something (a LUN's SCSI device, a port listening)
+ *     that needs its directory's switches set before (tcm_loop's nexus),
+ *     or refuses them after (nvmet port attributes); a switch that needs
+ *     the link (a gadget's UDC) fails before it and is retried;
+ *  4. chmod and chown last, parents first.
  * apply.c retries and reorders from there.
  */
 #include <errno.h>
@@ -44,7 +48,7 @@ struct pnode {
 	struct op *chmod;
 	struct op *chown;
 	struct pnode *target;
-	int visit;
+	int visit;		/* of plan_visit_links() */
 };
 
 enum {
@@ -297,7 +301,18 @@ static void plan_emit_mkdirs(struct plan *plan, struct pnode *n)
  * subtree), then attributes. A target being visited already is an
  * ancestor, or part of a cycle of links: it is not waited for.
  */
-static void plan_visit(struct plan *plan, struct pnode *n)
+static void plan_visit_sets(struct plan *plan, struct pnode *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_kids; i++)
+		if (n->kids[i]->kind == PN_DIR)
+			plan_visit_sets(plan, n->kids[i]);
+	for (i = 0; i < n->nr_kids; i++)
+		plan_emit(plan, n->kids[i]->set);
+}
+
+static void plan_visit_links(struct plan *plan, struct pnode *n)
 {
 	size_t i;
 
@@ -306,17 +321,15 @@ static void plan_visit(struct plan *plan, struct pnode *n)
 	n->visit = VISIT_BUSY;
 	for (i = 0; i < n->nr_kids; i++)
 		if (n->kids[i]->kind == PN_DIR)
-			plan_visit(plan, n->kids[i]);
+			plan_visit_links(plan, n->kids[i]);
 	for (i = 0; i < n->nr_kids; i++) {
 		struct pnode *kid = n->kids[i];
 
 		if (!kid->link)
 			continue;
-		plan_visit(plan, kid->target);
+		plan_visit_links(plan, kid->target);
 		plan_emit(plan, kid->link);
 	}
-	for (i = 0; i < n->nr_kids; i++)
-		plan_emit(plan, n->kids[i]->set);
 	n->visit = VISIT_DONE;
 }
 
@@ -359,7 +372,8 @@ int plan_build(struct plan *plan, const struct script *script,
 		return ctx.nr_bad;
 	plan_sort(plan, plan->root);
 	plan_emit_mkdirs(plan, plan->root);
-	plan_visit(plan, plan->root);
+	plan_visit_sets(plan, plan->root);
+	plan_visit_links(plan, plan->root);
 	plan_emit_modes(plan, plan->root);
 	return 0;
 }
