@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The configfs tool on a real LIO tree (clients/lio.sh: a fileio backstore
+# exported through tcm_loop as a SCSI disk): tree and --json show it; save
+# names the write-only `control`, which is added by hand and kept with
+# save -k; restoring onto the same tree writes nothing; rm -r removes it
+# so that the target modules unload; restore after reloading; a second
+# save is byte-identical (the unit serial, read back with a label, too)
+# and the disk reappears and carries data; a tree without its fabric gets
+# it back; rm -r again.
+set -eu
+. ./lib.sh
+. ./clients/lio.sh
+. ./cli_lib.sh
+
+before=$(cfs_snapshot)
+trap 'lio_cleanup || echo "# cleanup could not undo everything"' EXIT
+
+CTL=target/core/fileio_0/cng_disk/control
+CTL_VALUE="fd_dev_name=$LIO_IMG,fd_dev_size=$((LIO_SIZE_MB << 20))"
+
+no_disk() { ! lio_find_disk; }
+
+# The first save names control; add it by hand, keep it with -k.
+save_with_control() {
+	cli_save /tmp/lio.0 target || return
+	x grep -q "^# write-only, not saved: $CTL " /tmp/lio.0 || return
+	echo "set $CTL \"$CTL_VALUE\"" >> /tmp/lio.0
+	cfg save -k /tmp/lio.0 -o /tmp/lio.1 target || return
+	cut -c 1-160 /tmp/lio.1 | sed 's/^/# | /'
+	x grep -qxF "set $CTL $CTL_VALUE" /tmp/lio.1
+}
+
+reload() {
+	x wait_for 10 no_disk || return
+	x rmmod tcm_loop target_core_file target_core_mod || return
+	x modprobe target_core_file || return
+	x modprobe tcm_loop
+}
+
+same_again() {	# same_again N: save as .N (keeping control), same as .1
+	cfg save -k /tmp/lio.1 -o /tmp/lio.$1 target &&
+	cli_same_saves /tmp/lio.1 /tmp/lio.$1
+}
+
+restore_and_check() {
+	cfg restore -v /tmp/lio.1 && same_again 3 && lio_verify_works
+}
+
+ktap_plan 18
+critical setup_loads_modules lio_setup
+empty=$(cli_snap target)
+critical tree_builds lio_build_tree
+critical works_as_built lio_verify_works
+check tree_shows_values_and_links cli_tree_shows target \
+	"control [write-only]" "enable = 1" \
+	"cng_port -> target/core/fileio_0/cng_disk"
+check json_lists_the_link cli_json_has target \
+	"\"path\":\"target/loopback/$LIO_WWN/tpgt_1/lun/lun_0/cng_port\",\"type\":\"link\""
+critical save_keeps_control_added_by_hand save_with_control
+check restore_onto_matching_tree_writes_nothing cli_no_writes /tmp/lio.1
+critical rm_r_removes_the_tree cli_rm_gone target "$empty"
+critical target_modules_unload_and_reload reload
+critical restore_succeeds cfg restore -v /tmp/lio.1
+check second_save_is_identical same_again 2
+check disk_reappears_with_data lio_verify_works
+critical fabric_removed eval 'cfg rm -r target/loopback && wait_for 10 no_disk'
+check diff_shows_what_is_missing cli_diff_shows /tmp/lio.1 \
+	"+mkdir target/loopback/$LIO_WWN/tpgt_1/lun/lun_0" \
+	"+link target/loopback/$LIO_WWN/tpgt_1/lun/lun_0/cng_port target/core/fileio_0/cng_disk"
+check partial_restore_adds_the_rest restore_and_check
+check rm_r_again cli_rm_gone target "$empty"
+check modules_unload lio_cleanup
+check tree_left_as_found tree_as_found "$before"
+ktap_done
