@@ -399,8 +399,11 @@ void model_lio(struct fake *fake)
  * tcm_loop: target/loopback/<wwn>/<tpg> has a nexus, written once
  * (EEXIST after); a link in <tpg>/lun/<lun> to a backstore adds a SCSI
  * device, which the initiator scans only if the nexus exists: a LUN
- * linked before it is taken, but the disk never appears.
+ * linked before it is taken, but the disk never appears. A backstore's
+ * wwn/vpd_unit_serial shows a label before the serial it stores.
  */
+#define VPD_LABEL	"T10 VPD Unit Serial Number: "
+
 static int tcm_loop_mkdir(struct fake *fake, const char *path)
 {
 	if (!strcmp(part(path, 1), "loopback") && depth(path) == 4) {
@@ -408,6 +411,9 @@ static int tcm_loop_mkdir(struct fake *fake, const char *path)
 		fake_dir(fake, join(path, "lun"), true);
 	} else if (!strcmp(part(path, 1), "core") && depth(path) == 4) {
 		fake_attr(fake, join(path, "enable"), 0644, "0");
+		fake_dir(fake, join(path, "wwn"), true);
+		fake_attr(fake, join(path, "wwn/vpd_unit_serial"), 0644,
+			  VPD_LABEL);
 	}
 	return 0;
 }
@@ -415,7 +421,13 @@ static int tcm_loop_mkdir(struct fake *fake, const char *path)
 static int tcm_loop_store(struct fake *fake, const char *path,
 			  const char *value)
 {
-	(void)value;
+	char shown[256];
+
+	if (!strcmp(part(path, depth(path) - 1), "vpd_unit_serial")) {
+		snprintf(shown, sizeof(shown), "%s%s", VPD_LABEL, value);
+		fake_set(fake, path, shown);
+		return FAKE_TAKEN;
+	}
 	if (!strcmp(part(path, depth(path) - 1), "nexus") &&
 	    fake_value(fake, path)[0])
 		return -EEXIST;

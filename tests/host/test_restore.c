@@ -282,6 +282,7 @@ static void build_tcm_loop(struct fake *f)
 	user_mkdir(f, "target/core/fileio_0");
 	user_mkdir(f, "target/core/fileio_0/disk");
 	user_set(f, "target/core/fileio_0/disk/enable", "1");
+	user_set(f, "target/core/fileio_0/disk/wwn/vpd_unit_serial", "abc-1");
 	user_mkdir(f, "target/loopback");
 	user_mkdir(f, "target/loopback/naa.1");
 	user_mkdir(f, "target/loopback/naa.1/tpgt_1");
@@ -304,6 +305,31 @@ static void restore_sets_a_tcm_loop_nexus_before_its_luns(void)
 	EXPECT(fake_nr_links_in(&f, "target/loopback/naa.1/tpgt_1/lun/lun_0")
 	       == 1);
 	EXPECT(!model_tcm_loop_lun_early);
+	fake_free(&f);
+}
+
+#define VPD "target/core/fileio_0/disk/wwn/vpd_unit_serial"
+#define ENABLE_X2 "set target/core/fileio_0/disk/enable \"x: 2\"\n"
+
+static void restore_writes_a_labelled_value_without_its_label(void)
+{
+	struct fake f;
+	char *s;
+
+	/* round_trip() proves the fresh backstore's serial; now a change. */
+	build_tcm_loop(&f);
+	EXPECT_STR(fake_value(&f, VPD), "T10 VPD Unit Serial Number: abc-1");
+	round_trip(&f, "target");
+	s = fake_save(&f, "target");
+	fs_unlink(&f.fs, "target/loopback/naa.1/tpgt_1/lun/lun_0/port");
+	user_set(&f, VPD, "other");
+	EXPECT(fake_restore_text(&f, s) == 0);
+	EXPECT_STR(fake_value(&f, VPD), "T10 VPD Unit Serial Number: abc-1");
+	/* A label that is part of what the attribute stores stays. */
+	user_set(&f, "target/core/fileio_0/disk/enable", "x: 1");
+	EXPECT(fake_restore_text(&f, ENABLE_X2) == 0);
+	EXPECT_STR(fake_value(&f, "target/core/fileio_0/disk/enable"), "x: 2");
+	free(s);
 	fake_free(&f);
 }
 
@@ -509,6 +535,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(restore_links_a_partial_gadget_before_binding_it),
 	KTAP_CASE(restore_configures_nvmet_ports_before_linking_them),
 	KTAP_CASE(restore_sets_a_tcm_loop_nexus_before_its_luns),
+	KTAP_CASE(restore_writes_a_labelled_value_without_its_label),
 	KTAP_CASE(restore_undoes_a_link_that_blocks_port_changes),
 	KTAP_CASE(restore_reports_what_it_could_not_apply),
 	KTAP_CASE(restore_reports_statements_under_a_failed_mkdir),

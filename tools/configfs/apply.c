@@ -69,6 +69,51 @@ static int apply_read(struct apply *a, const char *path, const char **value,
 	return 0;
 }
 
+/*
+ * The length of the label that @cur and @val begin with: their common
+ * prefix up to its last ": ", on one line. Some attributes show a label
+ * before what they store (LIO's vpd_unit_serial shows "T10 VPD Unit
+ * Serial Number: " and stores what it is given), so that writing back
+ * what was read would store the label too.
+ */
+static size_t apply_label_len(const char *cur, size_t len, const char *val,
+			      size_t vlen)
+{
+	size_t common = 0;
+	size_t label = 0;
+	size_t i;
+
+	if (!cur || memchr(val, '\n', vlen))
+		return 0;
+	while (common < len && common < vlen && cur[common] == val[common])
+		common++;
+	for (i = 0; i + 1 < common; i++)
+		if (cur[i] == ':' && cur[i + 1] == ' ')
+			label = i + 2;
+	return label;
+}
+
+/*
+ * Writes @val (@vlen bytes) to @path, whose value was @cur (@len bytes,
+ * NULL if unknown). When both begin with the same label, the value is
+ * written without it, then read back: if that did not give @val, it is
+ * written whole, as for any other attribute.
+ */
+static int apply_write(struct apply *a, const char *path, const char *val,
+		       size_t vlen, const char *cur, size_t len)
+{
+	size_t label = apply_label_len(cur, len, val, vlen);
+	const char *now;
+	size_t now_len;
+
+	if (label &&
+	    !fs_write_value(a->fs, path, val + label, vlen - label) &&
+	    !apply_read(a, path, &now, &now_len) && now_len == vlen &&
+	    !memcmp(now, val, vlen))
+		return 0;
+	return fs_write_value(a->fs, path, val, vlen);
+}
+
 static int apply_set(struct apply *a, struct op *op, bool switches)
 {
 	const struct stmt *st = op->st;
@@ -104,7 +149,7 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 		op->old_len = len;
 	}
 write:
-	ret = fs_write_value(a->fs, st->path, st->arg, st->len);
+	ret = apply_write(a, st->path, st->arg, st->len, cur, len);
 	if (!ret)
 		op->changed = true;
 	return ret;
@@ -293,8 +338,8 @@ static int apply_undo(struct apply *a, struct op *op)
 	int ret;
 
 	if (op->st->kind == STMT_SET)
-		ret = fs_write_value(a->fs, op->st->path, op->old,
-				     op->old_len);
+		ret = apply_write(a, op->st->path, op->old, op->old_len,
+				  op->st->arg, op->st->len);
 	else
 		ret = fs_unlink(a->fs, op->st->path);
 	if (ret)
