@@ -5,7 +5,7 @@
 # names the write-only `control`, which is added by hand and kept with
 # save -k; restoring onto the same tree writes nothing; rm -r removes it
 # so that the target modules unload; restore after reloading; a second
-# save is byte-identical (the unit serial, read back with a label, too)
+# save is byte-identical (a unit serial, which reads back labelled, too)
 # and the disk reappears and carries data; a tree without its fabric gets
 # it back; rm -r again.
 set -eu
@@ -19,7 +19,19 @@ trap 'lio_cleanup || echo "# cleanup could not undo everything"' EXIT
 CTL=target/core/fileio_0/cng_disk/control
 CTL_VALUE="fd_dev_name=$LIO_IMG,fd_dev_size=$((LIO_SIZE_MB << 20))"
 
+SERIAL="T10 VPD Unit Serial Number: 5001405c-0f1e-cng0-0001-000000000001"
+VPD=$LIO_DEV/wwn/vpd_unit_serial
+
 no_disk() { ! lio_find_disk; }
+
+# The tree was built with no unit serial; the file now gives one, as a
+# save of a backstore with a serial would (the kernel shows it labelled).
+file_gets_a_serial() {
+	x grep -q '^set target/core/fileio_0/cng_disk/wwn/vpd_unit_serial ' \
+		/tmp/lio.1 || return
+	x sed -i "s|^\(set [^ ]*/vpd_unit_serial\) .*|\1 \"$SERIAL\"|" \
+		/tmp/lio.1
+}
 
 # The first save names control; add it by hand, keep it with -k.
 save_with_control() {
@@ -47,7 +59,7 @@ restore_and_check() {
 	cfg restore -v /tmp/lio.1 && same_again 3 && lio_verify_works
 }
 
-ktap_plan 18
+ktap_plan 20
 critical setup_loads_modules lio_setup
 empty=$(cli_snap target)
 critical tree_builds lio_build_tree
@@ -61,8 +73,10 @@ critical save_keeps_control_added_by_hand save_with_control
 check restore_onto_matching_tree_writes_nothing cli_no_writes /tmp/lio.1
 critical rm_r_removes_the_tree cli_rm_gone target "$empty"
 critical target_modules_unload_and_reload reload
+critical file_gets_a_serial file_gets_a_serial
 critical restore_succeeds cfg restore -v /tmp/lio.1
 check second_save_is_identical same_again 2
+check serial_stored_without_its_label expect $VPD "$SERIAL"
 check disk_reappears_with_data lio_verify_works
 critical fabric_removed eval 'cfg rm -r target/loopback && wait_for 10 no_disk'
 check diff_shows_what_is_missing cli_diff_shows /tmp/lio.1 \
