@@ -6,6 +6,7 @@
 #   make run          boot a throwaway VM with our configfs and the sample
 #   make check        every check and test; CONFIGFS=stock|ours|"ours stock"
 #   make guest        the guest suite alone (LIST=file for one list)
+#   make check-debug  the suites on a debug kernel built from Debian's source
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make lint         the static checks alone
 #   make clean        back to the tree as cloned
@@ -76,6 +77,10 @@ check: all
 guest: all
 	scripts/check.sh guest
 
+# The suites again on a debug kernel (KASAN, lockdep, kmemleak, ...)
+check-debug: all
+	scripts/check.sh debug
+
 # Benchmarks: ours vs stock vs tmpfs in one boot (QUICK=1: a reduced set)
 bench: all
 	scripts/bench.sh
@@ -91,5 +96,5 @@ clean:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module samples tool guest-progs run check guest bench \
-	lint clean
+.PHONY: all prereqs module samples tool guest-progs run check guest \
+	check-debug bench lint clean

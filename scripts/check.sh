@@ -3,11 +3,12 @@
 #
 # Every check of `make check`, as one TAP stream ending in
 # "N passed, N failed". With "lint", the static checks alone; with "guest",
-# the guest suites alone (every tests/guest/*.list, or $LIST).
+# the guest suites alone (every tests/guest/*.list, or $LIST); with
+# "debug", the suites on the debug kernel alone (scripts/check-debug.sh).
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
-# and the runner's self-test. Expects the environment of the top Makefile
+# the runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
 # (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
 set -u
 
@@ -123,11 +124,17 @@ runner_selftest() {
 		"$out/runner-selftest"
 }
 
+debug_suites() {
+	echo "# debug kernel suites"
+	"$TOP/scripts/check-debug.sh"
+}
+
 {
 	echo "TAP version 13"
 	case $only in
 	lint)	lint_steps ;;
 	guest)	guest_suites ;;
+	debug)	debug_suites ;;
 	*)	lint_steps; host_tests; guest_suites; runner_selftest ;;
 	esac
 } | tap

@@ -17,7 +17,8 @@
  *   #cng-done		every test ran and the guest will power off
  *
  * Kernel command line parameters: cng.mode=test|run|tour,
- * cng.configfs=ours|stock, cng.start=N (first test to run, from 1).
+ * cng.configfs=ours|stock, cng.start=N (first test to run, from 1),
+ * cng.timeout_scale=N (multiplies every test's timeout).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -51,6 +52,7 @@ static int kmsg_fd = -1;
 static char mode[16] = "test";
 static char which_configfs[16] = "ours";
 static int start_at = 1;
+static int timeout_scale = 1;
 
 /* Substrings that mark a kernel report of a bug in the log. */
 static const char *const bad_markers[] = {
@@ -58,10 +60,10 @@ static const char *const bad_markers[] = {
 	"general protection", "list_add corruption", "list_del corruption",
 	"slab error", "Poison overwritten", "Redzone", "Object padding",
 	"INFO: task", "blocked for more than", "soft lockup", "hard LOCKUP",
-	"UBSAN:", "KASAN:", "kmemleak:", "unreferenced object",
+	"UBSAN:", "KASAN:", "suspected memory leak", "unreferenced object",
 	"possible circular locking", "possible recursive locking",
 	"inconsistent lock state", "lock held when returning",
-	"sleeping function called", "ODEBUG:", "Call Trace:", "RIP:",
+	"sleeping function called", "Call Trace:", "RIP:",
 	"stack-protector", "usercopy:", "Kernel panic",
 	"disagrees about version of symbol", "Unknown symbol", NULL,
 };
@@ -144,6 +146,8 @@ static void parse_cmdline(void)
 				 tok + 13);
 		else if (!strncmp(tok, "cng.start=", 10))
 			start_at = atoi(tok + 10);
+		else if (!strncmp(tok, "cng.timeout_scale=", 18))
+			timeout_scale = atoi(tok + 18);
 	}
 }
 
@@ -259,6 +263,41 @@ static bool scan_kmsg(void)
 	return clean;
 }
 
+/*
+ * On a kernel with kmemleak, scan now and report what it suspects, then
+ * clear the list so that each leak is reported once. Objects younger than
+ * kmemleak's minimum age (5 s) wait for a later scan. Returns true when
+ * nothing is suspected or there is no kmemleak.
+ */
+static bool scan_kmemleak(bool report)
+{
+	static char buf[16384];
+	int fd = open("/sys/kernel/debug/kmemleak", O_RDWR);
+	size_t len = 0;
+	ssize_t n;
+	char *line, *save;
+
+	if (fd < 0)
+		return true;
+	if (write(fd, "scan", 4) < 0)
+		say("    # kmemleak scan: %s\n", strerror(errno));
+	lseek(fd, 0, SEEK_SET);
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	if (write(fd, "clear", 5) < 0)
+		say("    # kmemleak clear: %s\n", strerror(errno));
+	close(fd);
+	if (!len || !report)
+		return true;
+	say("    # kmemleak suspects:\n");
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		say("    # >>> %s\n", line);
+	return false;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -372,6 +411,8 @@ static int read_list(struct test **tests)
 		if (sscanf(line, "%127s %d", t.name, &t.timeout) < 1 ||
 		    t.name[0] == '#')
 			continue;
+		if (timeout_scale > 1)
+			t.timeout *= timeout_scale;
 		*tests = realloc(*tests, sizeof(**tests) * (n + 1));
 		(*tests)[n++] = t;
 	}
@@ -428,8 +469,11 @@ static void run_tests(void)
 
 	say("#cng-boot configfs=%s start=%d tests=%d\n", which_configfs,
 	    start_at, n);
-	if (!scan_kmsg())
+	scan_kmemleak(false);
+	if (!scan_kmsg()) {
 		say("#cng-abort kernel log not clean after boot and mount\n");
+		return;
+	}
 	for (i = start_at - 1; i < n; i++) {
 		char path[256];
 		char *argv[3] = { path, NULL, NULL };
@@ -446,6 +490,7 @@ static void run_tests(void)
 		/* Let deferred work and RCU callbacks report before the scan. */
 		usleep(100000);
 		clean = scan_kmsg();
+		clean = scan_kmemleak(true) && clean;
 		if (res == RUN_STUCK) {
 			say("not ok %d %s # hung in the kernel past its %d s timeout; unkillable\n",
 			    i + 1, tests[i].name, tests[i].timeout);
@@ -471,6 +516,9 @@ static void run_tests(void)
 	}
 	say("#cng-start %d unload_all_modules\n", n + 1);
 	clean = unload_all();
+	if (!access("/sys/kernel/debug/kmemleak", F_OK))
+		sleep(6);	/* past kmemleak's minimum object age */
+	clean = scan_kmemleak(true) && clean;
 	if (!scan_kmsg() || !clean)
 		say("not ok %d unload_all_modules\n", n + 1);
 	else

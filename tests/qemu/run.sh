@@ -12,6 +12,8 @@
 #   --append ARGS      more kernel command line
 #   --label TEXT       prefix of test names in the TAP output
 #
+# TIMEOUT_SCALE multiplies every test's timeout (a debug kernel is slower).
+#
 # The guest reports on its second serial port, which QEMU connects to our
 # stdin pipe; the console (kernel log) goes to a file per boot. A test that
 # kills or hangs the guest is failed with the console shown, and the guest
@@ -40,7 +42,7 @@ timeouts=()
 while read -r name tmo _; do
 	case $name in ''|'#'*) continue ;; esac
 	names+=("$name")
-	timeouts+=("${tmo:-60}")
+	timeouts+=($(( ${tmo:-60} * ${TIMEOUT_SCALE:-1} )))
 done < "$list"
 ntests=$(( ${#names[@]} + 1 ))	# the guest's final unload check counts too
 names+=("unload_all_modules")
@@ -49,7 +51,7 @@ timeouts+=(120)
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 QEMU_MEM=${QEMU_MEM:-1024}
 QEMU_SMP=${QEMU_SMP:-2}
-cmdline="console=ttyS0 loglevel=6 panic=-1 oops=panic slub_debug=FZPU page_poison=1 init_on_free=1 printk.devkmsg=on watchdog_thresh=30 hung_task_panic=0 cng.mode=test cng.configfs=$configfs $append"
+cmdline="console=ttyS0 loglevel=6 panic=-1 oops=panic slub_debug=FZPU page_poison=1 init_on_free=1 printk.devkmsg=on watchdog_thresh=30 hung_task_panic=0 cng.mode=test cng.configfs=$configfs cng.timeout_scale=${TIMEOUT_SCALE:-1} $append"
 
 passed=0
 failed=0

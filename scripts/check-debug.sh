@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check-debug`: the conformance, permission, module and stress suites
+# on a debug kernel (KASAN, lockdep, kmemleak, DEBUG_OBJECTS, ...) built from
+# Debian's linux-source by scripts/debug-kernel.sh, once per module named in
+# $CONFIGFS (ours, and stock: the configfs.ko of the same debug tree), then
+# the runner's debug self-test. TAP on stdout, for scripts/check.sh.
+#
+# Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
+# lists below).
+set -u
+: "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
+out=${CHECK_OUT:-$BUILD/check}/debug
+dbuild=$BUILD/debug
+mkdir -p "$out" "$dbuild"
+lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module"}
+
+fail() {	# fail NAME LOG: one failing test with LOG shown
+	sed 's/^/    # /' "$2" | tail -n 60
+	echo "not ok 1 $1"
+	exit 1
+}
+
+"$TOP/scripts/debug-kernel.sh" > "$out/kernel.log" 2>&1 ||
+	fail debug:build_debug_kernel "$out/kernel.log"
+echo "ok 1 debug:build_debug_kernel"
+eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$CNG_CACHE/debug-env.mk")"
+: "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
+
+# Our module and samples, built against the debug tree in copies of their
+# directories, so the Debian-kernel build in place is left alone.
+build_against_debug() {
+	local d
+	for d in module samples; do
+		rm -rf "${dbuild:?}/$d"
+		cp -a "$TOP/$d" "$dbuild/$d"
+		find "$dbuild/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
+			-o -name '*.mod*' -o -name '*.symvers' \) -delete
+	done
+	make -C "$DKDIR" M="$dbuild/module" W=1 KCFLAGS=-Werror modules &&
+	make -C "$DKDIR" M="$dbuild/samples" W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS="$dbuild/module/Module.symvers" modules &&
+	mkdir -p "$dbuild/samples.ko" &&
+	cp "$dbuild"/samples/*.ko "$dbuild/samples.ko/"
+}
+build_against_debug > "$out/build.log" 2>&1 ||
+	fail debug:build_module_and_samples "$out/build.log"
+echo "ok 1 debug:build_module_and_samples"
+
+export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
+export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
+export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
+export APPEND="kmemleak=on ${APPEND:-}"
+
+: > "$out/check.list"
+for l in $lists; do
+	[ -f "$TOP/tests/guest/$l.list" ] &&
+		cat "$TOP/tests/guest/$l.list" >> "$out/check.list"
+done
+for cf in ${CONFIGFS:-ours stock}; do
+	echo "# debug kernel suite on $cf configfs"
+	LABEL="debug-$cf:" "$TOP/scripts/guest-suite.sh" "$cf" \
+		"$out/check.list" "$out/guest-$cf"
+done
+
+echo "# the runner's debug self-test"
+LABEL="debug-selftest:" "$TOP/scripts/guest-suite.sh" "${CONFIGFS%% *}" \
+	"$TOP/tests/qemu/selftest-debug.list" "$out/selftest" \
+	> "$out/selftest.tap" 2>&1
+sed 's/^/    # /' "$out/selftest.tap"
+n=0
+expect() {	# expect NAME PATTERN
+	n=$((n + 1))
+	if grep -Eq -- "$2" "$out/selftest.tap"; then
+		echo "ok $n debug_runner_$1"
+	else
+		echo "not ok $n debug_runner_$1 # no line matches: $2"
+	fi
+}
+expect fails_a_use_after_free \
+	'^not ok 1 [^ ]*runner/uaf.sh # kernel log reports a bug'
+expect shows_the_kasan_report '# >>> .*BUG: KASAN: (slab-)?use-after-free'
+expect goes_on_after_a_use_after_free '^ok 2 [^ ]*runner/pass.sh'
+expect fails_a_lock_inversion \
+	'^not ok 3 [^ ]*runner/abba.sh # kernel log reports a bug'
+expect shows_the_lockdep_report \
+	'# >>> .*WARNING: possible circular locking dependency'
+expect goes_on_after_a_lock_inversion '^ok 4 [^ ]*runner/pass.sh'
