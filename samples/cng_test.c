@@ -32,7 +32,9 @@
  *   |-- data         RW  keeps the bytes written; shows them back
  *   |-- store_ret    RW  what data's store returns: 0 the count, N > 0 N
  *   |                    (at most the count), N < 0 the error N
- *   |-- show_ret     RW  0, or the error data's show returns
+ *   |-- show_ret     RW  0, or what data's show returns instead of the
+ *   |                    value: an error, or N > 0 bytes without writing
+ *   |                    them (N > 4096 is a client bug configfs catches)
  *   |-- name         RO  config_item_name() of the item
  *   |-- big          RO  a full page: 4095 letters a..z repeated, newline
  *   |-- wo           WO  store only; logged
@@ -61,6 +63,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 
 #define CNG_DATA_MAX		4096
 #define CNG_BLOB_MAX		10000
@@ -224,11 +227,28 @@ static void cng_release(struct config_item *item)
 /* Error injection for the next make_item or make_group: -1 means none. */
 static atomic_t cng_make_fail = ATOMIC_INIT(-1);
 
-/* True when the test asked this make to fail; *ret is what to return. */
+/* Set by ctl "make_block": the next make callback waits for "make_go". */
+static atomic_t cng_make_block = ATOMIC_INIT(0);
+static bool cng_make_go;
+static DECLARE_WAIT_QUEUE_HEAD(cng_make_wq);
+
+/*
+ * True when the test asked this make to fail; *ret is what to return. A
+ * make the test asked to block waits here first, logged as make_wait,
+ * and fails with -EINTR if its process is killed meanwhile.
+ */
 static bool cng_make_should_fail(void **ret)
 {
-	int err = atomic_xchg(&cng_make_fail, -1);
+	int err;
 
+	if (atomic_xchg(&cng_make_block, 0)) {
+		cng_event("make_wait");
+		if (wait_event_killable(cng_make_wq, READ_ONCE(cng_make_go))) {
+			*ret = ERR_PTR(-EINTR);
+			return true;
+		}
+	}
+	err = atomic_xchg(&cng_make_fail, -1);
 	if (err < 0)
 		return false;
 	*ret = err ? ERR_PTR(-err) : NULL;
@@ -697,6 +717,14 @@ static const struct config_item_type cng_rt_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
+/* register_make: mkdir in the group makes a NODE, as in cng_test/ */
+static const struct config_item_type cng_rtm_type = {
+	.ct_item_ops	= &cng_group_item_ops,
+	.ct_group_ops	= &cng_node_group_ops,
+	.ct_attrs	= cng_name_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
 /* configfs_register_default_group() allocates these; no release of ours */
 static const struct config_item_type cng_rtd_type = {
 	.ct_attrs	= cng_name_attrs,
@@ -707,7 +735,12 @@ static const struct config_item_type cng_rtd_type = {
 static DEFINE_MUTEX(cng_ctl_lock);
 static LIST_HEAD(cng_rt_list);
 static struct config_group *cng_defaults[CNG_MAX_DEFAULTS];
-static struct config_item *cng_depends[CNG_MAX_DEPENDS];
+
+/* A dependency taken through ctl: the item, referenced, and its path. */
+static struct {
+	struct config_item *item;
+	char *path;
+} cng_depends[CNG_MAX_DEPENDS];
 
 static bool cng_is_our_group(struct config_item *item)
 {
@@ -763,24 +796,32 @@ static int cng_cmd_make_err(char *arg)
 static int cng_depend(char *arg, bool unlocked)
 {
 	struct config_item *item;
+	char *path;
 	int i, ret;
 
-	for (i = 0; i < CNG_MAX_DEPENDS && cng_depends[i]; i++)
+	for (i = 0; i < CNG_MAX_DEPENDS && cng_depends[i].item; i++)
 		;
 	if (i == CNG_MAX_DEPENDS)
 		return -ENOSPC;
+	path = kstrdup(arg, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
 	item = cng_find(arg);
-	if (!item)
+	if (!item) {
+		kfree(path);
 		return -ENOENT;
+	}
 	if (unlocked)
 		ret = configfs_depend_item_unlocked(&cng_subsys, item);
 	else
 		ret = configfs_depend_item(&cng_subsys, item);
 	if (ret) {
 		config_item_put(item);
+		kfree(path);
 		return ret;
 	}
-	cng_depends[i] = item;
+	cng_depends[i].item = item;
+	cng_depends[i].path = path;
 	return 0;
 }
 
@@ -798,21 +839,34 @@ static int cng_cmd_depend_unlocked(char *arg)
 
 static void cng_undepend_slot(int i)
 {
-	configfs_undepend_item(cng_depends[i]);
-	config_item_put(cng_depends[i]);
-	cng_depends[i] = NULL;
+	configfs_undepend_item(cng_depends[i].item);
+	config_item_put(cng_depends[i].item);
+	cng_depends[i].item = NULL;
+	kfree(cng_depends[i].path);
+	cng_depends[i].path = NULL;
 }
 
-/* undepend PATH: undoes one depend on that item */
+/*
+ * undepend PATH: undoes one depend on that item. PATH is the one given to
+ * depend, so an item the kernel side removed meanwhile can still be named;
+ * otherwise the item now at PATH.
+ */
 static int cng_cmd_undepend(char *arg)
 {
-	struct config_item *item = cng_find(arg);
+	struct config_item *item;
 	int i;
 
+	for (i = 0; i < CNG_MAX_DEPENDS; i++) {
+		if (cng_depends[i].item && !strcmp(cng_depends[i].path, arg)) {
+			cng_undepend_slot(i);
+			return 0;
+		}
+	}
+	item = cng_find(arg);
 	if (!item)
 		return -ENOENT;
 	for (i = 0; i < CNG_MAX_DEPENDS; i++)
-		if (cng_depends[i] == item)
+		if (cng_depends[i].item == item)
 			break;
 	config_item_put(item);
 	if (i == CNG_MAX_DEPENDS)
@@ -821,15 +875,14 @@ static int cng_cmd_undepend(char *arg)
 	return 0;
 }
 
-/* register NAME: configfs_register_group() of NAME/ with NAME/inner/ */
-static int cng_cmd_register(char *arg)
+static int cng_register(char *arg, const struct config_item_type *type)
 {
 	struct cng_obj *obj;
 	int ret;
 
 	if (!*arg || strchr(arg, '/'))
 		return -EINVAL;
-	obj = cng_group_new("", arg, &cng_rt_type);
+	obj = cng_group_new("", arg, type);
 	if (!obj)
 		return -ENOMEM;
 	if (!cng_add_default(obj, "inner", &cng_fixed_type)) {
@@ -845,12 +898,40 @@ static int cng_cmd_register(char *arg)
 	return 0;
 }
 
+/* register NAME: configfs_register_group() of NAME/ with NAME/inner/ */
+static int cng_cmd_register(char *arg)
+{
+	return cng_register(arg, &cng_rt_type);
+}
+
+/* register_make NAME: the same, but mkdir in NAME/ makes a NODE */
+static int cng_cmd_register_make(char *arg)
+{
+	return cng_register(arg, &cng_rtm_type);
+}
+
 static void cng_unregister(struct cng_obj *obj)
 {
 	list_del_init(&obj->rt_entry);
 	configfs_unregister_group(&obj->group);
 	/* The initial reference; release drops the default groups. */
 	config_group_put(&obj->group);
+}
+
+/* make_block: the next make callback waits for make_go */
+static int cng_cmd_make_block(char *arg)
+{
+	WRITE_ONCE(cng_make_go, false);
+	atomic_set(&cng_make_block, 1);
+	return 0;
+}
+
+/* make_go: lets a make callback blocked by make_block go on */
+static int cng_cmd_make_go(char *arg)
+{
+	WRITE_ONCE(cng_make_go, true);
+	wake_up_all(&cng_make_wq);
+	return 0;
 }
 
 /* unregister NAME: configfs_unregister_group() of a registered group */
@@ -909,10 +990,13 @@ static const struct {
 	int (*run)(char *arg);
 } cng_commands[] = {
 	{ "make_err",		cng_cmd_make_err },
+	{ "make_block",		cng_cmd_make_block },
+	{ "make_go",		cng_cmd_make_go },
 	{ "depend",		cng_cmd_depend },
 	{ "depend_unlocked",	cng_cmd_depend_unlocked },
 	{ "undepend",		cng_cmd_undepend },
 	{ "register",		cng_cmd_register },
+	{ "register_make",	cng_cmd_register_make },
 	{ "unregister",		cng_cmd_unregister },
 	{ "register_default",	cng_cmd_register_default },
 	{ "unregister_default",	cng_cmd_unregister_default },
@@ -1049,7 +1133,7 @@ static void __exit cng_exit(void)
 
 	mutex_lock(&cng_ctl_lock);
 	for (i = 0; i < CNG_MAX_DEPENDS; i++)
-		if (cng_depends[i])
+		if (cng_depends[i].item)
 			cng_undepend_slot(i);
 	list_for_each_entry_safe(obj, tmp, &cng_rt_list, rt_entry)
 		cng_unregister(obj);
