@@ -179,10 +179,9 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 	if (parent->item &&
 	    cng_attr_find(parent->item->ci_type, name, 0, &attr, &kind))
 		return -EEXIST;
-	node = cng_node_alloc(name, CNG_NODE_DIR, flags);
+	node = cng_node_alloc(name, item, CNG_NODE_DIR, flags);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
-	node->item = item;
 	ret = cng_node_link_locked(parent, node);
 	if (ret) {
 		node->item = NULL;
@@ -274,7 +273,7 @@ static int cng_rm_check_locked(struct cng_node *node)
 
 	if (node->state != CNG_STATE_LIVE)
 		return node->state == CNG_STATE_NEW ? -EBUSY : -ENOENT;
-	if (node->depend || node->links)
+	if (cng_node_depend(node) || cng_node_links(node))
 		return -EBUSY;
 	if (node->nr_user)
 		return -ENOTEMPTY;
@@ -289,12 +288,14 @@ static int cng_rm_check_locked(struct cng_node *node)
 /* A node of the subtree someone else is building or removing. */
 static struct cng_node *cng_rm_busy_locked(struct cng_node *node)
 {
-	struct cng_node *link, *busy;
+	struct cng_node_ext *link;
+	struct cng_node *busy;
 	struct rb_node *rb;
 
-	list_for_each_entry(link, &node->incoming, in_link)
-		if (link->state != CNG_STATE_LIVE)
-			return link;
+	if (node->ext)
+		list_for_each_entry(link, &node->ext->incoming, in_link)
+			if (link->node->state != CNG_STATE_LIVE)
+				return link->node;
 	for (rb = rb_first(&node->children); rb; rb = rb_next(rb)) {
 		struct cng_node *child = rb_entry(rb, struct cng_node, sib);
 
@@ -311,15 +312,17 @@ static struct cng_node *cng_rm_busy_locked(struct cng_node *node)
 
 static void cng_rm_collect_locked(struct cng_node *node, struct cng_rm *rm)
 {
-	struct cng_node *link;
+	struct cng_node_ext *link;
 	struct rb_node *rb;
 
 	cng_node_deactivate_locked(node);
-	list_for_each_entry(link, &node->incoming, in_link) {
-		if (link->state != CNG_STATE_LIVE)
-			continue;
-		cng_node_deactivate_locked(link);
-		list_add_tail(&link->rm_entry, &rm->links);
+	if (node->ext) {
+		list_for_each_entry(link, &node->ext->incoming, in_link) {
+			if (link->node->state != CNG_STATE_LIVE)
+				continue;
+			cng_node_deactivate_locked(link->node);
+			list_add_tail(&link->node->rm_entry, &rm->links);
+		}
 	}
 	for (rb = rb_first(&node->children); rb; rb = rb_next(rb)) {
 		struct cng_node *child = rb_entry(rb, struct cng_node, sib);
@@ -358,9 +361,27 @@ static void cng_client_drop_item(struct config_item *parent_item,
 }
 
 /*
+ * The modules mkdir pins, found again from the items at removal as stock
+ * does, rather than kept in every node. Neither type changes meanwhile.
+ */
+static struct module *cng_item_owner(const struct config_item *item)
+{
+	return item->ci_type->ct_owner;
+}
+
+static struct module *cng_subsys_owner(struct config_item *parent_item)
+{
+	struct configfs_subsystem *subsys =
+		to_config_group(parent_item)->cg_subsys;
+
+	return subsys->su_group.cg_item.ci_type->ct_owner;
+}
+
+/*
  * Undo mkdir for an item that user space made: the order and the locking
  * are stock's. The working reference makes the client's release run after
- * su_mutex is dropped, as in stock.
+ * su_mutex is dropped, as in stock. The module pins are those mkdir took,
+ * or NULL before it took them.
  */
 static void cng_drop_user_item(struct config_item *parent_item,
 			       struct config_item *item, bool group,
@@ -442,8 +463,8 @@ again:
 		if (node->flags & CNG_NODE_USER)
 			cng_drop_user_item(node->parent->item, item,
 					   node->flags & CNG_NODE_GROUP,
-					   node->item_owner,
-					   node->subsys_owner);
+					   cng_item_owner(item),
+					   cng_subsys_owner(node->parent->item));
 		WRITE_ONCE(node->item, NULL);
 		cng_node_put(node);
 	}
@@ -563,7 +584,7 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	ret = -EINVAL;
 	if (!subsys || !subsys->su_group.cg_item.ci_type)
 		goto out_put_active;
-	subsys_owner = subsys->su_group.cg_item.ci_type->ct_owner;
+	subsys_owner = cng_subsys_owner(parent_item);
 	if (!try_module_get(subsys_owner))
 		goto out_put_active;
 
@@ -605,7 +626,7 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	type = item->ci_type;
 	if (!type)
 		goto out_unlink;
-	item_owner = type->ct_owner;
+	item_owner = cng_item_owner(item);
 	if (!try_module_get(item_owner))
 		goto out_unlink;
 
@@ -615,8 +636,6 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 		ret = PTR_ERR(node);
 		goto out_put_item_owner;
 	}
-	node->item_owner = item_owner;
-	node->subsys_owner = subsys_owner;
 	/* A kernel-side removal of the parent may take the tree's reference. */
 	cng_node_get(node);
 	ret = cng_activate(node);
@@ -752,7 +771,7 @@ static int cng_dir_iterate_attrs(struct file *file, struct dir_context *ctx,
 		/* Copied: the module owning the name may go once we let go. */
 		strscpy(cur->next, cng_attr_name(attr, kind), sizeof(cur->next));
 		cng_node_put_active(dir);
-		ino = (dir->id << CNG_INO_SLOT_BITS) | slot;
+		ino = cng_node_ino(dir, slot);
 		if (!dir_emit(ctx, cur->next, strlen(cur->next), ino, DT_REG))
 			return 1;
 		ctx->pos++;
@@ -803,7 +822,7 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 			return 0;
 		}
 		strscpy(cur->next, node->name, sizeof(cur->next));
-		ino = node->id << CNG_INO_SLOT_BITS;
+		ino = cng_node_ino(node, 0);
 		dtype = node->type == CNG_NODE_LINK ? DT_LNK : DT_DIR;
 		mutex_unlock(&cng_tree_mutex);
 

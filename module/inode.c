@@ -61,9 +61,9 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 		inode->i_ctime = meta->ctime;
 	} else {
 		inode->i_mode = cng_inode_default_mode(kind, attr);
-		inode->i_atime = node->btime;
-		inode->i_mtime = node->btime;
-		inode->i_ctime = node->btime;
+		inode->i_atime = ktime_to_timespec64(node->btime);
+		inode->i_mtime = inode->i_atime;
+		inode->i_ctime = inode->i_atime;
 	}
 	mutex_unlock(&cng_tree_mutex);
 
@@ -78,7 +78,7 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 		break;
 	case CNG_FILE_LINK:
 		inode->i_op = &cng_link_inode_ops;
-		inode->i_link = node->body;
+		inode->i_link = node->ext->body;
 		break;
 	case CNG_FILE_ATTR:
 		inode->i_op = &cng_attr_inode_ops;
@@ -117,7 +117,7 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 	if (node->type == CNG_NODE_ROOT)
 		ino = 1;
 	else
-		ino = (node->id << CNG_INO_SLOT_BITS) | slot;
+		ino = cng_node_ino(node, slot);
 	inode = iget_locked(sb, ino);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
@@ -148,6 +148,7 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 	struct inode *inode = d_inode(dentry);
 	struct cng_inode *ci = CNG_I(inode);
 	struct cng_meta *meta, *fresh;
+	struct cng_node_ext *ext;
 	int ret;
 
 	ret = setattr_prepare(mnt_userns, dentry, iattr);
@@ -158,17 +159,23 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 	if (!fresh)
 		return -ENOMEM;
 
-	setattr_copy(mnt_userns, inode, iattr);
-
 	mutex_lock(&cng_tree_mutex);
 	meta = cng_node_meta_locked(ci->node, ci->slot);
 	if (!meta) {
+		/* Before the inode changes: nothing to undo if this fails. */
+		ext = cng_node_ext_locked(ci->node);
+		if (!ext) {
+			mutex_unlock(&cng_tree_mutex);
+			kfree(fresh);
+			return -ENOMEM;
+		}
 		meta = fresh;
 		fresh = NULL;
 		meta->slot = ci->slot;
-		meta->next = ci->node->meta;
-		ci->node->meta = meta;
+		meta->next = ext->meta;
+		ext->meta = meta;
 	}
+	setattr_copy(mnt_userns, inode, iattr);
 	meta->mode = inode->i_mode;
 	meta->uid = inode->i_uid;
 	meta->gid = inode->i_gid;

@@ -23,6 +23,7 @@
 
 #include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
@@ -32,6 +33,8 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
+
+#include "unshare.h"
 
 struct config_group;
 struct config_item;
@@ -100,13 +103,44 @@ struct cng_meta {
 };
 
 /**
+ * struct cng_node_ext - the rarely used part of a node
+ * @node: the node this extends
+ * @meta: settings the user made, sparse; tree mutex
+ * @incoming: symlinks pointing here, by their @in_link; tree mutex
+ * @links: symlinks pointing here, counted until their drop_link is done;
+ *	   tree mutex
+ * @depend: configfs_depend_item() count; tree mutex
+ * @target: a symlink's target directory (counted); constant
+ * @in_link: a symlink's entry in its target's @incoming; tree mutex
+ * @body: a symlink's text, as readlink returns it; constant
+ *
+ * Allocated under cng_tree_mutex the first time one of these is needed
+ * (chmod or touch, a symlink to or from the node, a dependency), and
+ * freed with the node. A symlink's is allocated with it.
+ */
+struct cng_node_ext {
+	struct cng_node		*node;
+	struct cng_meta		*meta;
+	struct list_head	incoming;
+	unsigned int		links;
+	unsigned int		depend;
+	struct cng_node		*target;
+	struct list_head	in_link;
+	char			*body;
+};
+
+/**
  * struct cng_node - a directory or a symlink of the backing tree
+ *
+ * Every directory has one, so it holds only what every directory needs:
+ * what few nodes need is in @ext. Nodes come from their own slab cache.
  *
  * References (@ref): one held by the tree while the node is linked (from
  * link to unlink), one by each child (its @parent), one by each symlink
- * to it (@target), one by each inode built from it, and short-lived ones
- * by removers and waiters. The last put frees the node after an RCU
- * grace period; it never takes a lock, so it is safe from reclaim.
+ * to it (its ext's @target), one by each inode built from it, and
+ * short-lived ones by removers and waiters. The last put frees the node
+ * after an RCU grace period; it never takes a lock, so it is safe from
+ * reclaim.
  *
  * Active references (@active) are taken around every call into the
  * client for this node's item; removal drains them before the item is
@@ -118,56 +152,67 @@ struct cng_meta {
  * @state: enum cng_node_state; under cng_tree_mutex, read locklessly
  *	   with READ_ONCE() where a stale answer is harmless
  * @flags: CNG_NODE_*; constant
- * @nr_user: user-made children (directories and links); tree mutex
+ * @own_name: @name is the node's own copy, freed with it; tree mutex
  * @nr_subdirs: child directories, for i_nlink; tree mutex
- * @links: symlinks pointing here; tree mutex
- * @depend: configfs_depend_item() count; tree mutex
+ * @nr_user: user-made children (directories and links); tree mutex
+ * @id: inode number base, unique among nodes not yet freed; constant
  * @parent: the parent directory (counted); NULL for the root; constant
  * @sib: entry in @parent's @children, ordered by name; tree mutex
  * @children: child nodes by name; tree mutex
  * @hash: entry in the item-to-node table (directories); tree mutex
  * @item: the directory's item; cleared when the item is dropped
- * @target: a symlink's target directory (counted); constant
- * @in_link: entry in @target's @incoming; tree mutex
- * @incoming: symlinks pointing here; tree mutex
- * @body: a symlink's text, as readlink returns it; constant
- * @item_owner: module pinned for a user-made directory's item
- * @subsys_owner: module pinned for a user-made directory's subsystem
- * @rm_entry: entry in a remover's work list; owned by that remover
- * @meta: settings the user made, sparse; tree mutex
- * @id: inode number base, unique among nodes not yet freed; constant
+ * @name: the name in the parent directory: the item's own ci_name when
+ *	  it is the same string, else a copy (@own_name); read under the
+ *	  tree mutex while the node is linked, the only time the item's
+ *	  name is sure to exist. Constant, but config_item_set_name() on an
+ *	  item in the tree first gives the node a copy
+ *	  (cng_node_unshare_name())
+ * @ext: the rarely used part, or NULL; set once, under the tree mutex
  * @btime: creation time, the default for every time stamp; constant
- * @rcu: for freeing
- * @name: the name in the parent directory; constant
+ * @rm_entry: entry in a remover's work list; owned by that remover,
+ *	      which holds a reference meanwhile
+ * @rcu: for freeing, after the last reference, so never with @rm_entry
  */
 struct cng_node {
 	refcount_t		ref;
 	atomic_t		active;
 	u8			type;
 	u8			state;
-	u16			flags;
-	unsigned int		nr_user;
-	unsigned int		nr_subdirs;
-	unsigned int		links;
-	unsigned int		depend;
+	u8			flags;
+	bool			own_name;
+	u32			nr_subdirs;
+	u32			nr_user;
+	u32			id;
 	struct cng_node		*parent;
 	struct rb_node		sib;
 	struct rb_root		children;
 	struct rhash_head	hash;
 	struct config_item	*item;
-	struct cng_node		*target;
-	struct list_head	in_link;
-	struct list_head	incoming;
-	char			*body;
-	struct module		*item_owner;
-	struct module		*subsys_owner;
-	struct list_head	rm_entry;
-	struct cng_meta		*meta;
-	u64			id;
-	struct timespec64	btime;
-	struct rcu_head		rcu;
-	char			name[];
+	const char		*name;
+	struct cng_node_ext	*ext;
+	ktime_t			btime;
+	union {
+		struct list_head	rm_entry;
+		struct rcu_head		rcu;
+	};
 };
+
+/* Inode number of a node's file: the node itself (slot 0) or an attribute. */
+static inline unsigned long cng_node_ino(const struct cng_node *node,
+					 unsigned int slot)
+{
+	return (unsigned long)node->id << CNG_INO_SLOT_BITS | slot;
+}
+
+static inline unsigned int cng_node_links(const struct cng_node *node)
+{
+	return node->ext ? node->ext->links : 0;
+}
+
+static inline unsigned int cng_node_depend(const struct cng_node *node)
+{
+	return node->ext ? node->ext->depend : 0;
+}
 
 /* Kinds of file an inode stands for. */
 enum cng_file_kind {
@@ -208,8 +253,8 @@ extern struct cng_node cng_root_node;
 extern struct config_group cng_root_group;
 
 bool cng_is_root_item(const struct config_item *item);
-struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
-				unsigned int flags);
+struct cng_node *cng_node_alloc(const char *name, struct config_item *item,
+				enum cng_node_type type, unsigned int flags);
 struct cng_node *cng_node_get(struct cng_node *node);
 void cng_node_put(struct cng_node *node);
 
@@ -238,6 +283,7 @@ void cng_node_unlink_locked(struct cng_node *node);
 struct cng_node *cng_node_from_item_locked(const struct config_item *item);
 struct cng_meta *cng_node_meta_locked(struct cng_node *node,
 				      unsigned int slot);
+struct cng_node_ext *cng_node_ext_locked(struct cng_node *node);
 int cng_node_init(void);
 void cng_node_exit(void);
 

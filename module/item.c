@@ -7,8 +7,8 @@
  * fs/configfs/item.c. Each exported symbol's modversion CRC is computed
  * from the types this file can see, so a different list would give CRCs
  * that differ from the distribution's, and its prebuilt clients would
- * refuse to load. For the same reason this file includes no header of
- * ours.
+ * refuse to load. For the same reason the only header of ours is
+ * unshare.h, which declares one function and no type.
  */
 #include <linux/string.h>
 #include <linux/module.h>
@@ -16,6 +16,8 @@
 #include <linux/slab.h>
 
 #include <linux/configfs.h>
+
+#include "unshare.h"
 
 static void cng_item_init(struct config_item *item)
 {
@@ -30,10 +32,13 @@ static void cng_item_init(struct config_item *item)
  *
  * A name shorter than CONFIGFS_ITEM_NAME_LEN is kept in the item itself,
  * a longer one is allocated. The previous name, if allocated, is freed.
+ * The directory keeps the name it was made with, as in stock: an item
+ * already linked under a group may have a node that shares its name,
+ * which then takes a copy first.
  *
  * Context: process; may sleep.
  * Return: 0, or -EFAULT if the name could not be allocated (stock's
- * errno).
+ * errno), or -ENOMEM if the directory's copy could not.
  */
 int config_item_set_name(struct config_item *item, const char *fmt, ...)
 {
@@ -41,6 +46,12 @@ int config_item_set_name(struct config_item *item, const char *fmt, ...)
 	char *name;
 	int need;
 
+	/* Before ci_namebuf is written over or ci_name freed. */
+	if (item->ci_parent) {
+		need = cng_node_unshare_name(item);
+		if (need)
+			return need;
+	}
 	va_start(args, fmt);
 	need = vsnprintf(item->ci_namebuf, CONFIGFS_ITEM_NAME_LEN, fmt, args);
 	va_end(args);

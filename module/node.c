@@ -19,7 +19,7 @@
 
 /*
  * Protects the shape of the tree: every node's @state, @children, @sib,
- * counters, @incoming, @meta, and the item-to-node table. Third in the
+ * counters, @own_name, @ext and what it holds, and the item-to-node table. Third in the
  * lock order; holders may sleep and allocate, but never call a client
  * and never wait for active references.
  */
@@ -34,6 +34,9 @@ DEFINE_MUTEX(cng_subsys_mutex);
 
 /* Woken when a node's active count drains or its state changes. */
 static DECLARE_WAIT_QUEUE_HEAD(cng_node_wq);
+
+/* Every node but the root; objects sized to the struct, no rounding. */
+static struct kmem_cache *cng_node_cache;
 
 /* Nodes allocated and not yet freed: must be 0 when the module goes. */
 static atomic_long_t cng_nodes_live = ATOMIC_LONG_INIT(0);
@@ -72,8 +75,7 @@ struct cng_node cng_root_node = {
 	.flags		= CNG_NODE_GROUP | CNG_NODE_DEFAULT,
 	.children	= RB_ROOT,
 	.item		= &cng_root_group.cg_item,
-	.incoming	= LIST_HEAD_INIT(cng_root_node.incoming),
-	.in_link	= LIST_HEAD_INIT(cng_root_node.in_link),
+	.name		= "",
 	.rm_entry	= LIST_HEAD_INIT(cng_root_node.rm_entry),
 };
 
@@ -82,45 +84,74 @@ bool cng_is_root_item(const struct config_item *item)
 	return item == &cng_root_group.cg_item;
 }
 
-static void cng_node_free_rcu(struct rcu_head *rcu)
+/* What the extension holds, and the extension; the root's too. */
+static void cng_node_ext_free(struct cng_node_ext *ext)
 {
-	struct cng_node *node = container_of(rcu, struct cng_node, rcu);
 	struct cng_meta *meta, *next;
 
-	for (meta = node->meta; meta; meta = next) {
+	if (!ext)
+		return;
+	for (meta = ext->meta; meta; meta = next) {
 		next = meta->next;
 		kfree(meta);
 	}
-	kfree(node->body);
+	kfree(ext->body);
+	kfree(ext);
+}
+
+static void cng_node_free_rcu(struct rcu_head *rcu)
+{
+	struct cng_node *node = container_of(rcu, struct cng_node, rcu);
+
+	cng_node_ext_free(node->ext);
+	if (node->own_name)
+		kfree(node->name);
 	ida_free(&cng_node_ida, node->id);
-	kfree(node);
+	kmem_cache_free(cng_node_cache, node);
 	atomic_long_dec(&cng_nodes_live);
 }
 
 /**
  * cng_node_alloc() - allocate a NEW, unlinked, deactivated node
- * @name: its name; copied
+ * @name: its name
+ * @item: a directory's item, or NULL for a symlink
  * @type: CNG_NODE_DIR or CNG_NODE_LINK
  * @flags: CNG_NODE_* flags
+ *
+ * When @name is the item's ci_name, the node uses that string; else it
+ * keeps a copy. A symlink gets its extension at once.
  *
  * Context: process; sleeps.
  * Return: the node with one reference, or ERR_PTR(-ENOMEM).
  */
-struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
-				unsigned int flags)
+struct cng_node *cng_node_alloc(const char *name, struct config_item *item,
+				enum cng_node_type type, unsigned int flags)
 {
-	size_t len = strlen(name);
 	struct cng_node *node;
 	int id;
 
-	node = kzalloc(struct_size(node, name, len + 1), GFP_KERNEL);
+	node = kmem_cache_zalloc(cng_node_cache, GFP_KERNEL);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
-	id = ida_alloc_min(&cng_node_ida, 1, GFP_KERNEL);
-	if (id < 0) {
-		kfree(node);
-		return ERR_PTR(-ENOMEM);
+	if (item && item->ci_name && !strcmp(item->ci_name, name)) {
+		node->name = item->ci_name;
+	} else {
+		node->name = kstrdup(name, GFP_KERNEL);
+		if (!node->name)
+			goto err_free_node;
+		node->own_name = true;
 	}
+	if (type == CNG_NODE_LINK) {
+		node->ext = kzalloc(sizeof(*node->ext), GFP_KERNEL);
+		if (!node->ext)
+			goto err_free_name;
+		node->ext->node = node;
+		INIT_LIST_HEAD(&node->ext->incoming);
+		INIT_LIST_HEAD(&node->ext->in_link);
+	}
+	id = ida_alloc_min(&cng_node_ida, 1, GFP_KERNEL);
+	if (id < 0)
+		goto err_free_ext;
 	refcount_set(&node->ref, 1);
 	atomic_set(&node->active, CNG_DEACTIVATED_BIAS);
 	node->type = type;
@@ -128,14 +159,21 @@ struct cng_node *cng_node_alloc(const char *name, enum cng_node_type type,
 	node->flags = flags;
 	node->children = RB_ROOT;
 	RB_CLEAR_NODE(&node->sib);
-	INIT_LIST_HEAD(&node->in_link);
-	INIT_LIST_HEAD(&node->incoming);
 	INIT_LIST_HEAD(&node->rm_entry);
 	node->id = id;
+	node->item = item;
+	node->btime = ktime_get_coarse_real();
 	atomic_long_inc(&cng_nodes_live);
-	ktime_get_coarse_real_ts64(&node->btime);
-	memcpy(node->name, name, len + 1);
 	return node;
+
+err_free_ext:
+	kfree(node->ext);
+err_free_name:
+	if (node->own_name)
+		kfree(node->name);
+err_free_node:
+	kmem_cache_free(cng_node_cache, node);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* The root node is static: references to it are not counted. */
@@ -152,8 +190,9 @@ void cng_node_put(struct cng_node *node)
 	       refcount_dec_and_test(&node->ref)) {
 		struct cng_node *parent = node->parent;
 
-		if (node->target)
-			cng_node_put(node->target);
+		if (node->type == CNG_NODE_LINK && node->ext->target)
+			cng_node_put(node->ext->target);
+		/* @rcu overlays @rm_entry: no remover holds the node now. */
 		call_rcu(&node->rcu, cng_node_free_rcu);
 		node = parent;
 	}
@@ -386,17 +425,79 @@ struct cng_meta *cng_node_meta_locked(struct cng_node *node,
 	struct cng_meta *meta;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	for (meta = node->meta; meta; meta = meta->next)
+	if (!node->ext)
+		return NULL;
+	for (meta = node->ext->meta; meta; meta = meta->next)
 		if (meta->slot == slot)
 			return meta;
 	return NULL;
 }
 
+/**
+ * cng_node_ext_locked() - a node's extension, allocated if need be
+ * @node: the node
+ *
+ * Context: cng_tree_mutex held; sleeps (GFP_KERNEL).
+ * Return: the extension, or NULL if it could not be allocated.
+ */
+struct cng_node_ext *cng_node_ext_locked(struct cng_node *node)
+{
+	struct cng_node_ext *ext;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	if (node->ext)
+		return node->ext;
+	ext = kzalloc(sizeof(*ext), GFP_KERNEL);
+	if (!ext)
+		return NULL;
+	ext->node = node;
+	INIT_LIST_HEAD(&ext->incoming);
+	INIT_LIST_HEAD(&ext->in_link);
+	node->ext = ext;
+	return ext;
+}
+
+/*
+ * The node keeps its name when the client renames or frees the item's:
+ * config_item_set_name() calls this on any item linked in the hierarchy.
+ */
+int cng_node_unshare_name(const struct config_item *item)
+{
+	struct cng_node *node;
+	const char *name;
+	int ret = 0;
+
+	if (!item->ci_name)
+		return 0;
+	mutex_lock(&cng_tree_mutex);
+	node = cng_node_from_item_locked(item);
+	if (node && node != &cng_root_node && node->name == item->ci_name) {
+		name = kstrdup(node->name, GFP_KERNEL);
+		if (name) {
+			node->name = name;
+			node->own_name = true;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
+	mutex_unlock(&cng_tree_mutex);
+	return ret;
+}
+
 int cng_node_init(void)
 {
-	ktime_get_coarse_real_ts64(&cng_root_node.btime);
+	int ret;
+
+	cng_node_cache = kmem_cache_create("cng_node_cache",
+					   sizeof(struct cng_node), 0, 0, NULL);
+	if (!cng_node_cache)
+		return -ENOMEM;
+	cng_root_node.btime = ktime_get_coarse_real();
 	config_group_init(&cng_root_group);
-	return rhashtable_init(&cng_item_table, &cng_item_params);
+	ret = rhashtable_init(&cng_item_table, &cng_item_params);
+	if (ret)
+		kmem_cache_destroy(cng_node_cache);
+	return ret;
 }
 
 void cng_node_exit(void)
@@ -408,4 +509,7 @@ void cng_node_exit(void)
 	     atomic_long_read(&cng_nodes_live));
 	rhashtable_destroy(&cng_item_table);
 	ida_destroy(&cng_node_ida);
+	cng_node_ext_free(cng_root_node.ext);
+	cng_root_node.ext = NULL;
+	kmem_cache_destroy(cng_node_cache);
 }

@@ -274,7 +274,10 @@ static int cng_depend(struct configfs_subsystem *subsys,
 		if (p->parent == &cng_root_node && top && p != top)
 			goto out_unlock;
 	}
-	node->depend++;
+	ret = -ENOMEM;
+	if (!cng_node_ext_locked(node))
+		goto out_unlock;
+	node->ext->depend++;
 	ret = 0;
 out_unlock:
 	mutex_unlock(&cng_tree_mutex);
@@ -290,8 +293,9 @@ out_unlock:
  *
  * Context: process; sleeps. Not from a configfs callback (use
  * configfs_depend_item_unlocked() there), as in stock.
- * Return: 0, or -ENOENT if @target is not in @subsys's tree or is being
- * created or removed.
+ * Return: 0, -ENOENT if @target is not in @subsys's tree or is being
+ * created or removed, or -ENOMEM (the first dependency on an item
+ * allocates the rarely used part of its node).
  */
 int configfs_depend_item(struct configfs_subsystem *subsys,
 			 struct config_item *target)
@@ -313,8 +317,8 @@ void configfs_undepend_item(struct config_item *target)
 	mutex_lock(&cng_tree_mutex);
 	node = cng_node_from_item_locked(target);
 	/* A kernel-side unregister may have removed it meanwhile. */
-	if (node && !WARN_ON_ONCE(!node->depend))
-		node->depend--;
+	if (node && !WARN_ON_ONCE(!cng_node_depend(node)))
+		node->ext->depend--;
 	mutex_unlock(&cng_tree_mutex);
 }
 EXPORT_SYMBOL(configfs_undepend_item);
@@ -326,7 +330,8 @@ EXPORT_SYMBOL(configfs_undepend_item);
  *
  * Context: process; sleeps; may be called from configfs callbacks, since
  * it takes no lock a callback runs under.
- * Return: 0, -EINVAL for the root, or -ENOENT as configfs_depend_item().
+ * Return: 0, -EINVAL for the root, or -ENOENT or -ENOMEM as
+ * configfs_depend_item().
  */
 int configfs_depend_item_unlocked(struct configfs_subsystem *caller_subsys,
 				  struct config_item *target)

@@ -32,7 +32,8 @@ static char *cng_link_body(struct config_item *from,
 	if (depth * 3 + len > PATH_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
 
-	body = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	/* The text and a NUL (and a byte more when the path is empty). */
+	body = kzalloc(depth * 3 + len + 1, GFP_KERNEL);
 	if (!body)
 		return ERR_PTR(-ENOMEM);
 	for (pos = 0; pos < depth * 3; pos += 3)
@@ -52,6 +53,7 @@ static char *cng_link_body(struct config_item *from,
 static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 			   struct dentry *dentry)
 {
+	struct cng_node_ext *target_ext;
 	struct cng_node *link;
 	struct inode *inode;
 	char *body;
@@ -60,33 +62,37 @@ static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 	body = cng_link_body(parent->item, target->item);
 	if (IS_ERR(body))
 		return PTR_ERR(body);
-	link = cng_node_alloc(dentry->d_name.name, CNG_NODE_LINK,
+	link = cng_node_alloc(dentry->d_name.name, NULL, CNG_NODE_LINK,
 			      CNG_NODE_USER);
 	if (IS_ERR(link)) {
 		kfree(body);
 		return PTR_ERR(link);
 	}
-	link->body = body;
+	link->ext->body = body;
 
 	mutex_lock(&cng_tree_mutex);
 	ret = -ENOENT;
-	if (target->state == CNG_STATE_LIVE)
-		ret = cng_node_link_locked(parent, link);
+	if (target->state == CNG_STATE_LIVE) {
+		ret = -ENOMEM;
+		target_ext = cng_node_ext_locked(target);
+		if (target_ext)
+			ret = cng_node_link_locked(parent, link);
+	}
 	if (ret) {
 		mutex_unlock(&cng_tree_mutex);
 		cng_node_put(link);
 		return ret;
 	}
-	link->target = cng_node_get(target);
-	list_add_tail(&link->in_link, &target->incoming);
-	target->links++;
+	link->ext->target = cng_node_get(target);
+	list_add_tail(&link->ext->in_link, &target_ext->incoming);
+	target_ext->links++;
 	mutex_unlock(&cng_tree_mutex);
 
 	inode = cng_inode_get(dentry->d_sb, link, CNG_FILE_LINK, 0, NULL);
 	mutex_lock(&cng_tree_mutex);
 	if (IS_ERR(inode)) {
-		list_del_init(&link->in_link);
-		target->links--;
+		list_del_init(&link->ext->in_link);
+		target_ext->links--;
 		cng_node_unlink_locked(link);
 		mutex_unlock(&cng_tree_mutex);
 		cng_node_put(link);
@@ -111,11 +117,11 @@ static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 void cng_link_drop(struct cng_node *link)
 {
 	struct config_item *item = link->parent->item;
-	struct cng_node *target = link->target;
+	struct cng_node *target = link->ext->target;
 	const struct config_item_type *type = item->ci_type;
 
 	mutex_lock(&cng_tree_mutex);
-	list_del_init(&link->in_link);
+	list_del_init(&link->ext->in_link);
 	cng_node_unlink_locked(link);
 	mutex_unlock(&cng_tree_mutex);
 
@@ -123,7 +129,7 @@ void cng_link_drop(struct cng_node *link)
 		type->ct_item_ops->drop_link(item, target->item);
 
 	mutex_lock(&cng_tree_mutex);
-	target->links--;
+	target->ext->links--;
 	mutex_unlock(&cng_tree_mutex);
 	cng_node_put(link);
 }
