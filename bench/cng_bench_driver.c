@@ -23,8 +23,9 @@
  *               then report how many items were made
  *
  * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
- * per operation; "growth" is the time of the last W operations over the
- * first W, W = min(1000, n / 2). Memory figures are bytes per object.
+ * per operation; "growth" is the median of the last W operations over the
+ * median of the first W, W = min(1000, n / 2). Memory figures are bytes
+ * per object, read once the slab counts have settled (cng_bench_mem_settle).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -35,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -44,6 +46,9 @@
 #define CNG_BENCH_PROFILE_POINTS	50
 #define CNG_BENCH_MAX_CACHES	512
 #define CNG_BENCH_PATH_MAX	512
+#define CNG_BENCH_SETTLE_PASSES	12
+#define CNG_BENCH_SETTLE_STABLE	2
+#define CNG_BENCH_SETTLE_WAIT_MS	300
 
 struct cng_bench_opts {
 	const char *test;
@@ -67,6 +72,8 @@ struct cng_bench_mem {
 	unsigned int nr;
 	struct cng_bench_slab caches[CNG_BENCH_MAX_CACHES];
 	double slab_kb;
+	unsigned int passes;
+	bool settled;
 };
 
 static struct cng_bench_opts opts = {
@@ -140,36 +147,31 @@ static double cng_bench_median(const unsigned long long *t, unsigned int n)
 	return ret;
 }
 
-static double cng_bench_sum(const unsigned long long *t, unsigned int n)
-{
-	double sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		sum += t[i];
-	return sum;
-}
-
-/* Median, first and last window, growth of the per-operation times. */
+/*
+ * Median, first and last window, growth of the per-operation times. Growth
+ * is the median of the last window over the median of the first: a few
+ * operations stalled by the host (TCG on shared cores) move a sum, not a
+ * median.
+ */
 static void cng_bench_report_ops(const char *op, const unsigned long long *t,
 				 unsigned int n)
 {
 	unsigned int w = n / 2 < CNG_BENCH_WINDOW ? n / 2 : CNG_BENCH_WINDOW;
 	char metric[64];
-	double first;
+	double first, last;
 
 	if (!w)
 		w = n;
 	snprintf(metric, sizeof(metric), "%s_ns", op);
 	cng_bench_row(metric, NULL, cng_bench_median(t, n));
+	first = cng_bench_median(t, w);
+	last = cng_bench_median(t + n - w, w);
 	snprintf(metric, sizeof(metric), "%s_first_ns", op);
-	cng_bench_row(metric, NULL, cng_bench_median(t, w));
+	cng_bench_row(metric, NULL, first);
 	snprintf(metric, sizeof(metric), "%s_last_ns", op);
-	cng_bench_row(metric, NULL, cng_bench_median(t + n - w, w));
-	first = cng_bench_sum(t, w);
+	cng_bench_row(metric, NULL, last);
 	snprintf(metric, sizeof(metric), "%s_growth_x1000", op);
-	cng_bench_row(metric, NULL, first ?
-		      1000 * cng_bench_sum(t + n - w, w) / first : 0);
+	cng_bench_row(metric, NULL, first ? 1000 * last / first : 0);
 }
 
 /* The per-operation cost against the number of siblings, for the plot. */
@@ -189,38 +191,38 @@ static void cng_bench_report_profile(const char *op, const unsigned long long *t
 	}
 }
 
+/*
+ * The files the memory runs read and write, kept open from the start: to
+ * open them at each reading would allocate the very objects measured (a
+ * struct file, freed an RCU grace period after the close).
+ */
+static struct {
+	int drop;
+	int slabinfo;
+	int meminfo;
+	unsigned int nr_shrink;
+	int shrink[CNG_BENCH_MAX_CACHES];
+} mfd = { .drop = -1, .slabinfo = -1, .meminfo = -1 };
+
 static int cng_bench_drop_caches(void)
 {
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	int fd = mfd.drop;
 	int ret = 0;
 
+	if (fd < 0)
+		fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 	if (fd < 0) {
 		cng_bench_fail("open /proc/sys/vm/drop_caches");
 		return -1;
 	}
 	sync();
-	if (write(fd, "3\n", 2) != 2) {
+	if (pwrite(fd, "3\n", 2, 0) != 2) {
 		cng_bench_fail("write /proc/sys/vm/drop_caches");
 		ret = -1;
 	}
-	close(fd);
+	if (fd != mfd.drop)
+		close(fd);
 	return ret;
-}
-
-/*
- * Dentries and inodes are freed after an RCU grace period: the memory runs
- * wait for those frees, then drop again what the first pass let go.
- */
-static int cng_bench_drop_caches_settled(void)
-{
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (cng_bench_drop_caches())
-			return -1;
-		sleep(1);
-	}
-	return 0;
 }
 
 static int cng_bench_write_file(const char *path, const char *val, int flags)
@@ -524,42 +526,87 @@ static int cng_bench_test_sysfs(unsigned long long *t)
 }
 
 /*
+ * Open once what the memory runs use: drop_caches, /proc/slabinfo,
+ * /proc/meminfo and every cache's shrink file. Without them (no SLUB
+ * sysfs, too few descriptors) the readings are only less exact.
+ */
+static int cng_bench_mem_open(void)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	struct rlimit rl;
+	struct dirent *d;
+	DIR *dir;
+	int fd;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	mfd.drop = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	mfd.slabinfo = open("/proc/slabinfo", O_RDONLY);
+	mfd.meminfo = open("/proc/meminfo", O_RDONLY);
+	if (mfd.drop < 0 || mfd.slabinfo < 0 || mfd.meminfo < 0) {
+		cng_bench_fail("open drop_caches, slabinfo or meminfo");
+		return -1;
+	}
+	dir = opendir("/sys/kernel/slab");
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && mfd.nr_shrink < CNG_BENCH_MAX_CACHES) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
+			 d->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0)
+			mfd.shrink[mfd.nr_shrink++] = fd;
+	}
+	closedir(dir);
+	return 0;
+}
+
+/*
  * SLUB counts the free objects of per-cpu slabs as active in /proc/slabinfo;
  * shrinking every cache first flushes them, so that the counts are exact.
  */
 static void cng_bench_shrink_slabs(void)
 {
-	char path[CNG_BENCH_PATH_MAX];
-	struct dirent *d;
-	DIR *dir;
+	unsigned int i;
 
-	dir = opendir("/sys/kernel/slab");
-	if (!dir)
-		return;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
-			 d->d_name);
-		cng_bench_write_file(path, "1\n", 0);
-	}
-	closedir(dir);
+	/* A cache that cannot shrink is only counted less exactly. */
+	for (i = 0; i < mfd.nr_shrink; i++)
+		(void)!pwrite(mfd.shrink[i], "1\n", 2, 0);
+}
+
+/* The whole of the already open fd, from its start, into buf. */
+static int cng_bench_slurp(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t got;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while (len < size - 1 && (got = read(fd, buf + len, size - 1 - len)) > 0)
+		len += got;
+	buf[len] = '\0';
+	return got < 0 ? -1 : 0;
 }
 
 /* Bytes in live slab objects per cache, and the Slab line of meminfo. */
 static int cng_bench_mem_read(struct cng_bench_mem *mem)
 {
-	char line[512];
-	FILE *f;
+	static char buf[1 << 18];
+	char *line, *save;
 
 	cng_bench_shrink_slabs();
 	mem->nr = 0;
-	f = fopen("/proc/slabinfo", "r");
-	if (!f) {
-		cng_bench_fail("open /proc/slabinfo");
+	if (cng_bench_slurp(mfd.slabinfo, buf, sizeof(buf))) {
+		cng_bench_fail("read /proc/slabinfo");
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f) && mem->nr < CNG_BENCH_MAX_CACHES) {
+	for (line = strtok_r(buf, "\n", &save);
+	     line && mem->nr < CNG_BENCH_MAX_CACHES;
+	     line = strtok_r(NULL, "\n", &save)) {
 		struct cng_bench_slab *c = &mem->caches[mem->nr];
 		unsigned long active, total, size;
 
@@ -569,18 +616,15 @@ static int cng_bench_mem_read(struct cng_bench_mem *mem)
 		c->bytes = (double)active * size;
 		mem->nr++;
 	}
-	fclose(f);
 
 	mem->slab_kb = -1;
-	f = fopen("/proc/meminfo", "r");
-	if (!f) {
-		cng_bench_fail("open /proc/meminfo");
+	if (cng_bench_slurp(mfd.meminfo, buf, sizeof(buf))) {
+		cng_bench_fail("read /proc/meminfo");
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Slab: %lf kB", &mem->slab_kb) == 1)
-			break;
-	fclose(f);
+	line = strstr(buf, "\nSlab:");
+	if (line)
+		sscanf(line, "\nSlab: %lf kB", &mem->slab_kb);
 	return 0;
 }
 
@@ -595,42 +639,146 @@ static double cng_bench_mem_cache(const struct cng_bench_mem *mem,
 	return 0;
 }
 
-/* Deltas per object from before to after, total and per cache. */
+static double cng_bench_mem_total(const struct cng_bench_mem *mem)
+{
+	double total = 0;
+	unsigned int i;
+
+	for (i = 0; i < mem->nr; i++)
+		total += mem->caches[i].bytes;
+	return total;
+}
+
+/*
+ * The caches of the file system under test, those that grow with its
+ * objects: dentries, inodes (and their LSM blobs), configfs' and our own
+ * caches, kmalloc (the client's structures, stock's names). Not /proc's
+ * inodes nor struct file: the driver's own reading moves those.
+ */
+static bool cng_bench_fs_cache(const char *name)
+{
+	static const char * const exact[] = {
+		"dentry", "inode_cache", "lsm_inode_cache",
+		"shmem_inode_cache", "configfs_dir_cache", NULL,
+	};
+	unsigned int i;
+
+	for (i = 0; exact[i]; i++)
+		if (!strcmp(name, exact[i]))
+			return true;
+	return !strncmp(name, "cng_", 4) || !strncmp(name, "kmalloc-", 8);
+}
+
+/*
+ * A settled reading. Each pass drops the caches (when drop is set), waits
+ * for the frees deferred by RCU and fput, shrinks every cache and reads;
+ * the reading is settled once CNG_BENCH_SETTLE_STABLE passes in a row
+ * moved the total, and every cache of the file system, by at most tol
+ * bytes from the pass before. At most CNG_BENCH_SETTLE_PASSES passes;
+ * mem->passes and mem->settled say how it went.
+ */
+static int cng_bench_mem_settle(struct cng_bench_mem *mem, bool drop,
+				double tol)
+{
+	static struct cng_bench_mem prev;
+	const struct timespec wait = {
+		.tv_nsec = CNG_BENCH_SETTLE_WAIT_MS * 1000000L,
+	};
+	unsigned int pass, stable = 0, i;
+	bool moved;
+	double d;
+
+	mem->settled = false;
+	for (pass = 1; pass <= CNG_BENCH_SETTLE_PASSES; pass++) {
+		if (drop && cng_bench_drop_caches())
+			return -1;
+		nanosleep(&wait, NULL);
+		if (cng_bench_mem_read(mem))
+			return -1;
+		mem->passes = pass;
+		if (pass > 1) {
+			d = cng_bench_mem_total(mem) - cng_bench_mem_total(&prev);
+			moved = d > tol || d < -tol;
+
+			for (i = 0; i < mem->nr && !moved; i++) {
+				if (!cng_bench_fs_cache(mem->caches[i].name))
+					continue;
+				d = mem->caches[i].bytes -
+				    cng_bench_mem_cache(&prev,
+							mem->caches[i].name);
+				moved = d > tol || d < -tol;
+			}
+			stable = moved ? 0 : stable + 1;
+			if (stable >= CNG_BENCH_SETTLE_STABLE) {
+				mem->settled = true;
+				return 0;
+			}
+		}
+		prev = *mem;
+	}
+	return 0;
+}
+
+/*
+ * Deltas per object from before to after: the total, every cache that
+ * moved by 4 bytes per object or more, and the caches of the file system
+ * (see cng_bench_fs_cache) that moved at all, their sum and the rest.
+ */
 static void cng_bench_mem_report(const char *when,
 				 const struct cng_bench_mem *before,
 				 const struct cng_bench_mem *after,
 				 unsigned int objects)
 {
-	double total = 0, delta;
+	double total = 0, fs = 0, delta;
+	const char *name;
 	char metric[64];
 	unsigned int i;
 
 	for (i = 0; i < after->nr; i++) {
+		name = after->caches[i].name;
 		delta = after->caches[i].bytes -
-			cng_bench_mem_cache(before, after->caches[i].name);
+			cng_bench_mem_cache(before, name);
 		total += delta;
-		/* Caches that moved by less than 4 bytes per object are noise. */
 		if (delta / objects >= 4 || delta / objects <= -4) {
 			snprintf(metric, sizeof(metric), "%s_cache_bytes",
 				 when);
-			cng_bench_row(metric, after->caches[i].name,
-				      delta / objects);
+			cng_bench_row(metric, name, delta / objects);
+		}
+		if (!cng_bench_fs_cache(name))
+			continue;
+		fs += delta;
+		if (delta / objects >= 0.5 || delta / objects <= -0.5) {
+			snprintf(metric, sizeof(metric), "%s_fs_cache_bytes",
+				 when);
+			cng_bench_row(metric, name, delta / objects);
 		}
 	}
 	snprintf(metric, sizeof(metric), "%s_slab_objects_bytes", when);
 	cng_bench_row(metric, NULL, total / objects);
+	snprintf(metric, sizeof(metric), "%s_fs_bytes", when);
+	cng_bench_row(metric, NULL, fs / objects);
+	snprintf(metric, sizeof(metric), "%s_other_bytes", when);
+	cng_bench_row(metric, NULL, (total - fs) / objects);
 	snprintf(metric, sizeof(metric), "%s_slab_meminfo_bytes", when);
 	cng_bench_row(metric, NULL,
 		      (after->slab_kb - before->slab_kb) * 1024 / objects);
+	snprintf(metric, sizeof(metric), "%s_settle_passes", when);
+	cng_bench_row(metric, NULL, after->passes);
+	snprintf(metric, sizeof(metric), "%s_settled", when);
+	cng_bench_row(metric, NULL, before->settled && after->settled);
 }
 
 static int cng_bench_test_memory(unsigned long long *t, bool trees)
 {
 	static struct cng_bench_mem before, created, dropped;
 	unsigned int objects;
+	double tol;
 	int ret;
 
-	if (cng_bench_drop_caches_settled() || cng_bench_mem_read(&before))
+	objects = opts.n * (trees ? opts.children + 1 : 1);
+	tol = objects < 256 ? 256 : objects;
+	if (cng_bench_mem_open() ||
+	    cng_bench_mem_settle(&before, true, tol))
 		return -1;
 	ret = cng_bench_mkdir_all(t, opts.n, trees);
 	if (ret < 0)
@@ -638,9 +786,8 @@ static int cng_bench_test_memory(unsigned long long *t, bool trees)
 	objects = ret;
 	if (trees)
 		objects *= opts.children + 1;
-	sleep(1);
-	if (cng_bench_mem_read(&created) || cng_bench_drop_caches_settled() ||
-	    cng_bench_mem_read(&dropped))
+	if (cng_bench_mem_settle(&created, false, tol) ||
+	    cng_bench_mem_settle(&dropped, true, tol))
 		return -1;
 	cng_bench_row("made", NULL, ret);
 	cng_bench_mem_report("created", &before, &created, objects);
