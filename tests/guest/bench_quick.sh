@@ -62,7 +62,9 @@ memory_run() {
 	echo 32 > /sys/module/cng_bench/parameters/attrs &&
 	run -s "$CNG_CONFIGFS" -n 50 -A 32 memory "$ROOT/items" &&
 	has created_slab_objects_bytes dropped_slab_objects_bytes \
-		created_slab_meminfo_bytes dropped_cache_bytes &&
+		created_slab_meminfo_bytes dropped_cache_bytes \
+		dropped_fs_cache_bytes dropped_fs_bytes dropped_other_bytes \
+		dropped_settle_passes dropped_settled &&
 	echo 8 > /sys/module/cng_bench/parameters/attrs
 }
 
