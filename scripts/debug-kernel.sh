@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the debug kernel (KASAN, lockdep, kmemleak, fault injection) from
+# Debian's linux-source-6.1, which scripts/prereqs.sh unpacks, and stage its
+# in-tree modules. The build runs out of tree in a cache directory named
+# after the source version and a hash of scripts/debug-kernel.config, and a
+# stamp skips it when neither changed, so a second run takes seconds.
+#
+# Writes these make assignments to $CNG_CACHE/debug-env.mk and prints them:
+#   DKVER   the debug kernel's release (uname -r in the guest)
+#   DKDIR   the build directory: KDIR for `make -C $(DKDIR) M=...`
+#   DKIMG   its bzImage
+#   DKMODS  module staging root: $(DKMODS)/lib/modules/$(DKVER) holds the
+#           in-tree modules (configfs.ko, ...) and their depmod files
+#
+# Environment:
+#   CNG_CACHE  cache directory (default: as scripts/prereqs.sh)
+#   DKCONFIG   config fragment (default: scripts/debug-kernel.config)
+#   JOBS       make -j (default: 2); the build always runs under nice -n 10
+set -eu
+
+# Bump when the way the .config or the staging is derived changes, so that
+# cached builds made the old way are not reused.
+RECIPE=1
+
+here=$(cd "$(dirname "$0")" && pwd)
+CNG_CACHE=${CNG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng}
+DKCONFIG=$(readlink -f "${DKCONFIG:-$here/debug-kernel.config}")
+JOBS=${JOBS:-2}
+
+say() { echo "debug-kernel: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+# env_get NAME: the value of "NAME := value" in env.mk.
+env_get() {
+	sed -n "s/^$1 := //p" "$CNG_CACHE/env.mk"
+}
+
+[ -f "$CNG_CACHE/env.mk" ] || "$here/prereqs.sh"
+KSRC=$(env_get KSRC)
+if [ -z "$KSRC" ] || [ ! -f "$KSRC/.stamp" ]; then
+	"$here/prereqs.sh"
+	KSRC=$(env_get KSRC)
+fi
+[ -f "$KSRC/Makefile" ] || die "no kernel source tree at '$KSRC'"
+[ -f "$DKCONFIG" ] || die "no config fragment at '$DKCONFIG'"
+# An in-tree configuration makes every O= build refuse to start.
+if [ -e "$KSRC/.config" ] || [ -d "$KSRC/include/config" ]; then
+	die "$KSRC is not clean (make mrproper there)"
+fi
+
+# The source version: Debian's package version when its changelog is
+# there (it changes with Debian's patches), else the upstream one.
+series=${KSRC##*/linux-source-}
+changelog=$CNG_CACHE/linux-source-pkg-$series/usr/share/doc
+changelog=$changelog/linux-source-$series/changelog.Debian.gz
+if [ -f "$changelog" ]; then
+	srcversion=$(zcat "$changelog" | sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p')
+else
+	srcversion=$(make -s -C "$KSRC" kernelversion)
+fi
+[ -n "$srcversion" ] || die "cannot tell the version of $KSRC"
+
+# The key covers the fragment's settings but not its comments, so that
+# editing a comment does not cost a rebuild. The compiler is part of it:
+# modules built against the tree later must use the compiler that built it.
+key=$({
+	echo "recipe $RECIPE"
+	echo "source $srcversion"
+	${CC:-gcc} --version | head -n1
+	grep -E '^(CONFIG_|# CONFIG_.* is not set$)' "$DKCONFIG"
+} | sha256sum | cut -c1-12)
+name=debug-$srcversion-$key
+O=$CNG_CACHE/$name
+stamp=$O/.cng-stamp
+
+mkdir -p "$CNG_CACHE"
+exec 9> "$CNG_CACHE/debug-kernel.lock"
+flock 9
+
+# make_o ARGS...: make in the build directory, at low priority, logged.
+make_o() {
+	nice -n 10 make -C "$KSRC" O="$O" "$@" >> "$O/build.log" 2>&1 || {
+		tail -n 40 "$O/build.log" >&2
+		die "make $* failed; full log in $O/build.log"
+	}
+}
+
+# check_config: every value the fragment asks for is in the final .config.
+check_config() {
+	local line sym want bad=0
+
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			sym=${line%%=*}
+			want=$line
+			;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			want=
+			;;
+		*)
+			continue
+			;;
+		esac
+		if [ -n "$want" ]; then
+			grep -qxF -- "$want" "$O/.config" && continue
+		else
+			grep -q "^$sym=" "$O/.config" || continue
+		fi
+		say "fragment asks for '$line', .config has:" \
+		    "$(grep -E "^($sym=|# $sym is not set)" "$O/.config" ||
+		       echo "(nothing)")"
+		bad=1
+	done < "$DKCONFIG"
+	return $bad
+}
+
+build() {
+	local start staging kver
+
+	start=$(date +%s)
+	mkdir -p "$O"
+	: > "$O/build.log"
+	say "building $name in $O (log: $O/build.log)"
+
+	# allnoconfig with the fragment forced in, then fill in defaults.
+	# A resumed build regenerates the same .config, so make stays
+	# incremental.
+	(cd "$KSRC" && nice -n 10 scripts/kconfig/merge_config.sh -n \
+		-O "$O" "$DKCONFIG") >> "$O/build.log" 2>&1 ||
+		die "merge_config.sh failed; log in $O/build.log"
+	make_o olddefconfig
+	check_config || die "the fragment does not apply to $srcversion"
+
+	make_o -j"$JOBS" all
+	kver=$(cat "$O/include/config/kernel.release")
+
+	staging=$O/modules
+	rm -rf "$staging" "$staging.tmp"
+	make_o INSTALL_MOD_PATH="$staging.tmp" modules_install
+	# Links back into the build tree would make the staged tree depend
+	# on it and confuse anything that copies the staged tree.
+	rm -f "$staging.tmp/lib/modules/$kver/build" \
+	      "$staging.tmp/lib/modules/$kver/source"
+	depmod -b "$staging.tmp" "$kver"
+	mv "$staging.tmp" "$staging"
+
+	echo "$name" > "$stamp"
+	say "built $kver in $(( $(date +%s) - start ))s"
+}
+
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$name" ] ||
+   [ ! -f "$O/arch/x86/boot/bzImage" ]; then
+	rm -f "$stamp"
+	build
+	# Only one debug build is kept: each takes a few GiB.
+	for old in "$CNG_CACHE"/debug-*-????????????; do
+		if [ ! -d "$old" ] || [ "$old" = "$O" ]; then
+			continue
+		fi
+		say "removing the outdated $old"
+		rm -rf "$old"
+	done
+fi
+
+DKVER=$(cat "$O/include/config/kernel.release")
+cat > "$CNG_CACHE/debug-env.mk.tmp" <<EOT
+DKVER := $DKVER
+DKDIR := $O
+DKIMG := $O/arch/x86/boot/bzImage
+DKMODS := $O/modules
+EOT
+mv "$CNG_CACHE/debug-env.mk.tmp" "$CNG_CACHE/debug-env.mk"
+cat "$CNG_CACHE/debug-env.mk"
