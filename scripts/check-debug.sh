@@ -78,12 +78,12 @@ expect() {	# expect NAME PATTERN
 		echo "not ok $n debug_runner_$1 # no line matches: $2"
 	fi
 }
-expect fails_a_use_after_free \
-	'^not ok 1 [^ ]*runner/uaf.sh # kernel log reports a bug'
-expect shows_the_kasan_report '# >>> .*BUG: KASAN: (slab-)?use-after-free'
-expect goes_on_after_a_use_after_free '^ok 2 [^ ]*runner/pass.sh'
 expect fails_a_lock_inversion \
-	'^not ok 3 [^ ]*runner/abba.sh # kernel log reports a bug'
+	'^not ok 1 [^ ]*runner/abba.sh # kernel log reports a bug'
 expect shows_the_lockdep_report \
 	'# >>> .*WARNING: possible circular locking dependency'
-expect goes_on_after_a_lock_inversion '^ok 4 [^ ]*runner/pass.sh'
+expect goes_on_after_a_lock_inversion '^ok 2 [^ ]*runner/pass.sh'
+expect fails_a_use_after_free \
+	'^not ok 3 [^ ]*runner/uaf.sh # kernel log reports a bug'
+expect shows_the_kasan_report '# >>> .*BUG: KASAN: (slab-)?use-after-free'
+expect goes_on_after_a_use_after_free '^ok 4 [^ ]*runner/pass.sh'
