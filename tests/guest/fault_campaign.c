@@ -140,6 +140,7 @@ struct op {
 	int (*call)(void);		/* 0 or -errno */
 	int (*undo)(void);		/* undoes a call that succeeded */
 	void (*cleanup)(void);
+	bool restorable;		/* undo restores a tree a failure changed */
 	const char *stock_skip;		/* set when stock is known to differ */
 };
 
@@ -268,7 +269,7 @@ static int link_setup(void)
 
 static int link_call(void)
 {
-	return sys(symlink("../items/lt", T "/fl/lnk"));
+	return sys(symlink(T "/items/lt", T "/fl/lnk"));
 }
 
 static int link_undo(void)
@@ -471,6 +472,7 @@ static const struct op ops[] = {
 		.call = bin_call,
 		.undo = bin_undo,
 		.cleanup = bin_cleanup,
+		.restorable = true,
 	},
 	{
 		.name = "mount_second",
@@ -571,7 +573,8 @@ static bool campaign(const struct op *op)
 			    op->name, n);
 			snap_diff(before, after);
 			clean = false;
-			break;
+			if (!op->restorable || op->undo() < 0)
+				break;
 		}
 	}
 	if (n > MAX_N) {
