@@ -33,6 +33,9 @@
  * @needs_read_fill: the next read calls show
  * @read_in_progress: a binary file was read; writing it is refused
  * @write_in_progress: a binary file was written; reading it is refused
+ * @write_failed: a binary write ran out of memory: the last close delivers
+ *		  nothing, so the client keeps its value (stock delivers what
+ *		  was buffered)
  * @bin_buffer: a binary attribute's contents
  * @bin_buffer_size: bytes in @bin_buffer
  * @cb_max_size: a binary attribute's limit, 0 for none
@@ -50,6 +53,7 @@ struct cng_buffer {
 	bool			needs_read_fill;
 	bool			read_in_progress;
 	bool			write_in_progress;
+	bool			write_failed;
 	char			*bin_buffer;
 	size_t			bin_buffer_size;
 	size_t			cb_max_size;
@@ -229,8 +233,9 @@ static ssize_t cng_bin_write_iter(struct kiocb *iocb, struct iov_iter *from)
 			len = -EFBIG;
 			goto out_unlock;
 		}
-		grown = vmalloc(end);
+		grown = __vmalloc(end, GFP_KERNEL | __GFP_NOWARN);
 		if (!grown) {
+			buffer->write_failed = true;
 			len = -ENOMEM;
 			goto out_unlock;
 		}
@@ -344,7 +349,7 @@ static int cng_bin_release(struct inode *inode, struct file *file)
 	struct cng_buffer *buffer = file->private_data;
 
 	/* write's result has nowhere to go: close cannot fail, as stock. */
-	if (buffer->write_in_progress &&
+	if (buffer->write_in_progress && !buffer->write_failed &&
 	    cng_node_get_active(buffer->node)) {
 		buffer->bin_attr->write(buffer->node->item, buffer->bin_buffer,
 					buffer->bin_buffer_size);

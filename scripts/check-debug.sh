@@ -12,7 +12,7 @@
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 out=${CHECK_OUT:-$BUILD/check}/debug
-dbuild=$BUILD/debug
+dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
 lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module"}
 
