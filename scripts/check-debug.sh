@@ -14,7 +14,7 @@ set -u
 out=${CHECK_OUT:-$BUILD/check}/debug
 dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
-lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module"}
+lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module 16-faults"}
 
 fail() {	# fail NAME LOG: one failing test with LOG shown
 	sed 's/^/    # /' "$2" | tail -n 60
