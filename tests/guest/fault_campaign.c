@@ -473,7 +473,8 @@ static const struct op ops[] = {
 		.undo = bin_undo,
 		.cleanup = bin_cleanup,
 		.restorable = true,
-		.stock_skip = "after a write() fails with ENOMEM the last close still delivers the buffer (docs/differences.md row 15)",
+		/* docs/differences.md, row 15 */
+		.stock_skip = "close delivers the buffer after an ENOMEM write",
 	},
 	{
 		.name = "mount_second",
