@@ -74,10 +74,12 @@ lint_checkpatch() {
 	[ -n "$files" ] || files=$(cd "$TOP" && find module samples tools \
 		tests bench -name '*.[ch]' 2>/dev/null)
 	spelling=$(/usr/bin/python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
+	# Two at a time, in batches: checkpatch is slow and single-threaded.
 	# shellcheck disable=SC2086
-	(cd "$TOP" && perl "$cp" --strict --no-tree --quiet --show-types \
+	(cd "$TOP" && printf '%s\n' $files | xargs -P 2 -n 10 \
+		perl "$cp" --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
-		${spelling:+--codespell --codespellfile "$spelling"} -f $files)
+		${spelling:+--codespell --codespellfile "$spelling"} -f)
 }
 
 lint_abi() {
