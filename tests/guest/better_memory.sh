@@ -45,6 +45,15 @@ remove_many() {
 	while [ $i -lt $N ]; do rmdir "$T/$1/$2$i"; i=$((i + 1)); done
 }
 
+# A debug kernel (KASAN, kmemleak, lockdep) adds its own per-object
+# bookkeeping to Slab, so the figure means nothing there: there the memory
+# per item is measured on Debian's kernel only (and by make bench).
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo "KTAP version 1"
+	echo "1..0 # SKIP slab accounting on a debug kernel is not per-item memory"
+	exit 4
+fi
+
 ktap_plan 3
 
 cng_load
