@@ -564,7 +564,7 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	struct config_item *item = NULL;
 	struct cng_node *node;
 	struct inode *inode;
-	char *name;
+	const char *name;
 	int ret;
 
 	if (!cng_node_get_active(parent))
@@ -588,12 +588,12 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	if (!try_module_get(subsys_owner))
 		goto out_put_active;
 
-	ret = -ENOMEM;
-	name = kmemdup_nul(dentry->d_name.name, dentry->d_name.len,
-			   GFP_KERNEL);
-	if (!name)
-		goto out_put_subsys;
-
+	/*
+	 * The dentry's name is NUL-terminated and cannot change while we hold
+	 * the parent's i_rwsem: the client may read it in place. (Stock hands
+	 * it a copy, freed on return, so no client can keep the pointer.)
+	 */
+	name = dentry->d_name.name;
 	ret = 0;
 	mutex_lock(&subsys->su_mutex);
 	if (type->ct_group_ops->make_group) {
@@ -618,7 +618,6 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 			cng_link_obj(parent_item, item);
 	}
 	mutex_unlock(&subsys->su_mutex);
-	kfree(name);
 	if (ret)
 		goto out_put_subsys;
 
@@ -643,7 +642,7 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 		cng_node_put(node);
 		goto out_put_item_owner;
 	}
-	inode = cng_inode_get(dir->i_sb, node, CNG_FILE_DIR, 0, NULL);
+	inode = cng_inode_new(dir->i_sb, node);
 	if (IS_ERR(inode)) {
 		/* Visible already: undo it as rmdir would, drop_item included. */
 		cng_remove(node, true);

@@ -37,12 +37,16 @@ static umode_t cng_inode_default_mode(unsigned int kind, const void *attr)
 	}
 }
 
+/*
+ * Fill a new inode from its node. A node made a moment ago (@fresh) has no
+ * saved settings yet: nobody can have named it, so the search is skipped.
+ */
 static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 			   unsigned int kind, unsigned int slot,
-			   const void *attr)
+			   const void *attr, bool fresh)
 {
 	struct cng_inode *ci = CNG_I(inode);
-	struct cng_meta *meta;
+	struct cng_meta *meta = NULL;
 
 	ci->node = cng_node_get(node);
 	ci->attr = attr;
@@ -50,8 +54,10 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 	ci->slot = slot;
 	inode->i_mapping->a_ops = &ram_aops;
 
-	mutex_lock(&cng_tree_mutex);
-	meta = cng_node_meta_locked(node, slot);
+	if (!fresh) {
+		mutex_lock(&cng_tree_mutex);
+		meta = cng_node_meta_locked(node, slot);
+	}
 	if (meta) {
 		inode->i_mode = meta->mode;
 		inode->i_uid = meta->uid;
@@ -65,7 +71,8 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 		inode->i_mtime = inode->i_atime;
 		inode->i_ctime = inode->i_atime;
 	}
-	mutex_unlock(&cng_tree_mutex);
+	if (!fresh)
+		mutex_unlock(&cng_tree_mutex);
 
 	switch (kind) {
 	case CNG_FILE_DIR:
@@ -122,9 +129,36 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	if (inode->i_state & I_NEW) {
-		cng_inode_fill(inode, node, kind, slot, attr);
+		cng_inode_fill(inode, node, kind, slot, attr, false);
 		unlock_new_inode(inode);
 	}
+	return inode;
+}
+
+/**
+ * cng_inode_new() - the inode of a directory mkdir has just made
+ * @sb: the superblock
+ * @node: the new directory's node
+ *
+ * No inode of @node can exist yet, nor be asked for meanwhile: the caller
+ * holds the parent directory's i_rwsem, so no lookup can reach the name.
+ * The inode is therefore made without the search of iget_locked() and
+ * hashed for later lookups. An inode of an older node that had the same
+ * id may still be in the hash while it is being evicted; the search of
+ * iget_locked() waits for such an inode and skips it.
+ *
+ * Context: process; sleeps.
+ * Return: a referenced inode, or ERR_PTR(-ENOMEM).
+ */
+struct inode *cng_inode_new(struct super_block *sb, struct cng_node *node)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_ino = cng_node_ino(node, 0);
+	cng_inode_fill(inode, node, CNG_FILE_DIR, 0, NULL, true);
+	insert_inode_hash(inode);
 	return inode;
 }
 

@@ -291,6 +291,7 @@ void cng_node_exit(void);
 struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 			    unsigned int kind, unsigned int slot,
 			    const void *attr);
+struct inode *cng_inode_new(struct super_block *sb, struct cng_node *node);
 int cng_inode_setattr(struct user_namespace *mnt_userns,
 		      struct dentry *dentry, struct iattr *iattr);
 int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
