@@ -11,6 +11,11 @@
  *          memory    kernel memory per item after mkdir, after drop_caches
  *          treemem   the same for trees, per group (the tree and children)
  *          sysfs     open+read+close of the file DIR, N times
+ *          paired    mkdir of N items in DIR, each followed at once by a
+ *                    bare directory in REF (-p), then rmdir of both the
+ *                    same way: ratios and growth taken between operations
+ *                    a few microseconds apart, so that the host's slow
+ *                    and fast minutes weigh on both sides alike
  *   -n N        objects (default 1000)
  *   -s SYSTEM   label of the rows: stock, ours or tmpfs (default stock)
  *   -r ROUND    label of the rows (default 1)
@@ -21,6 +26,7 @@
  *               the children ourselves, outside the timed operations
  *   -b SECONDS  stop mkdir after this long (default: never); the rows
  *               then report how many items were made
+ *   -p REF      the reference directory of paired (on tmpfs)
  *
  * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
  * per operation; "growth" is the median of the last W operations over the
@@ -49,12 +55,14 @@
 #define CNG_BENCH_SETTLE_PASSES	12
 #define CNG_BENCH_SETTLE_STABLE	2
 #define CNG_BENCH_SETTLE_WAIT_MS	300
+#define CNG_BENCH_PAIR_WINDOW	100
 
 struct cng_bench_opts {
 	const char *test;
 	const char *dir;
 	const char *system;
 	const char *attr;
+	const char *ref;
 	unsigned int n;
 	unsigned int round;
 	unsigned int attrs;
@@ -493,6 +501,139 @@ static int cng_bench_test_items(unsigned long long *t)
 	return 0;
 }
 
+/* The median of a[i] / b[i] over windows of CNG_BENCH_PAIR_WINDOW. */
+static double cng_bench_window_ratio(const unsigned long long *a,
+				     const unsigned long long *b,
+				     unsigned int n)
+{
+	unsigned int w = n < CNG_BENCH_PAIR_WINDOW ? n : CNG_BENCH_PAIR_WINDOW;
+	unsigned int nr = n / w, i;
+	unsigned long long *r;
+	double ret, den;
+
+	r = calloc(nr, sizeof(*r));
+	if (!r)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		den = cng_bench_median(b + i * w, w);
+		r[i] = den ? 1e6 * cng_bench_median(a + i * w, w) / den : 0;
+	}
+	ret = cng_bench_median(r, nr) / 1e6;
+	free(r);
+	return ret;
+}
+
+/*
+ * One operation of a pair: ours, then the reference. Its rows: each
+ * side's median, the windowed ratio, and growth, the cost with the group
+ * full (the last window of mkdir, the first of rmdir) over the cost with
+ * it nearly empty, for ours alone and over the reference's in the same
+ * windows.
+ */
+static void cng_bench_report_pair(const char *op, const unsigned long long *t,
+				  const unsigned long long *u, unsigned int n,
+				  bool full_first)
+{
+	unsigned int w = n / 2 < CNG_BENCH_WINDOW ? n / 2 : CNG_BENCH_WINDOW;
+	unsigned int full = full_first ? 0 : n - w;
+	unsigned int empty = full_first ? n - w : 0;
+	double ours_full, ours_empty, ref_full, ref_empty;
+	char metric[64];
+
+	if (!w)
+		w = n;
+	snprintf(metric, sizeof(metric), "%s_ns", op);
+	cng_bench_row(metric, NULL, cng_bench_median(t, n));
+	snprintf(metric, sizeof(metric), "%s_ref_ns", op);
+	cng_bench_row(metric, NULL, cng_bench_median(u, n));
+	snprintf(metric, sizeof(metric), "%s_ratio_x1000", op);
+	cng_bench_row(metric, NULL, 1000 * cng_bench_window_ratio(t, u, n));
+	ours_full = cng_bench_median(t + full, w);
+	ours_empty = cng_bench_median(t + empty, w);
+	ref_full = cng_bench_median(u + full, w);
+	ref_empty = cng_bench_median(u + empty, w);
+	snprintf(metric, sizeof(metric), "%s_growth_x1000", op);
+	cng_bench_row(metric, NULL,
+		      ours_empty ? 1000 * ours_full / ours_empty : 0);
+	snprintf(metric, sizeof(metric), "%s_growth_vs_ref_x1000", op);
+	cng_bench_row(metric, NULL, ours_empty && ref_full && ref_empty ?
+		      1000 * (ours_full / ref_full) / (ours_empty / ref_empty) :
+		      0);
+}
+
+static void cng_bench_pair_path(char *buf, const char *dir, unsigned int i)
+{
+	snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u", dir, i);
+}
+
+/* rmdir of pair i on both sides; the times go to t and u when given. */
+static int cng_bench_pair_rmdir(unsigned int i, unsigned long long *t,
+				unsigned long long *u)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned long long t0;
+	const char *dir;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		dir = side ? opts.ref : opts.dir;
+		cng_bench_pair_path(path, dir, i);
+		t0 = cng_bench_now();
+		if (rmdir(path) && errno != ENOENT) {
+			cng_bench_fail("rmdir %s", path);
+			return -1;
+		}
+		if (t)
+			(side ? u : t)[i] = cng_bench_now() - t0;
+	}
+	return 0;
+}
+
+static int cng_bench_test_paired(unsigned long long *t)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned long long *u, t0;
+	unsigned int i, n;
+	int side, ret = -1;
+
+	if (!opts.ref) {
+		fprintf(stderr, "cng_bench_driver: paired needs -p REF\n");
+		return -1;
+	}
+	u = calloc(opts.n, sizeof(*u));
+	if (!u) {
+		cng_bench_fail("calloc");
+		return -1;
+	}
+	for (n = 0; n < opts.n; n++) {
+		for (side = 0; side < 2; side++) {
+			cng_bench_pair_path(path, side ? opts.ref : opts.dir, n);
+			t0 = cng_bench_now();
+			if (mkdir(path, 0755)) {
+				cng_bench_fail("mkdir %s", path);
+				if (side)
+					n++;
+				goto out_rmdir;
+			}
+			(side ? u : t)[n] = cng_bench_now() - t0;
+		}
+	}
+	cng_bench_row("made", NULL, n);
+	cng_bench_report_pair("mkdir", t, u, n, false);
+	for (i = 0; i < n; i++)
+		if (cng_bench_pair_rmdir(i, t, u))
+			goto out_rmdir;
+	cng_bench_report_pair("rmdir", t, u, n, true);
+	free(u);
+	return 0;
+
+out_rmdir:
+	for (i = 0; i < n; i++)
+		cng_bench_pair_rmdir(i, NULL, NULL);
+	free(u);
+	return ret;
+}
+
 static int cng_bench_test_trees(unsigned long long *t)
 {
 	unsigned int n;
@@ -798,7 +939,7 @@ static int cng_bench_test_memory(unsigned long long *t, bool trees)
 static void cng_bench_usage(void)
 {
 	fprintf(stderr,
-		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] items|trees|memory|treemem|sysfs DIR\n");
+		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] items|trees|memory|treemem|sysfs|paired DIR\n");
 	exit(2);
 }
 
@@ -806,7 +947,7 @@ static void cng_bench_parse(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:")) != -1) {
 		switch (opt) {
 		case 'n':
 			opts.n = strtoul(optarg, NULL, 0);
@@ -831,6 +972,9 @@ static void cng_bench_parse(int argc, char **argv)
 			break;
 		case 'b':
 			opts.budget = strtod(optarg, NULL);
+			break;
+		case 'p':
+			opts.ref = optarg;
 			break;
 		default:
 			cng_bench_usage();
@@ -863,6 +1007,8 @@ int main(int argc, char **argv)
 		ret = cng_bench_test_memory(t, true);
 	else if (!strcmp(opts.test, "sysfs"))
 		ret = cng_bench_test_sysfs(t);
+	else if (!strcmp(opts.test, "paired"))
+		ret = cng_bench_test_paired(t);
 	else
 		cng_bench_usage();
 	if (ret && made)

@@ -12,6 +12,7 @@
 #   /sys/kernel/config/cng_bench/items/i000000 .. i<N-1>  (a0 .. a<A-1>)
 #   /sys/kernel/config/cng_bench/trees/i000000 .. (c0 .. c<C-1>)
 #   /run/cng-bench/items, /run/cng-bench/trees   the same, on tmpfs
+#   /run/cng-pair/items    bare directories made in step with ours's items
 #
 # Prints KTAP, one case per system; each figure is a "# csv: ROW ;" line
 # (see bench/README.md): the end mark lets scripts/bench.sh mend a line
@@ -26,6 +27,7 @@ STOCK=/lib/modules/$(uname -r)/kernel/fs/configfs/configfs.ko
 OURS=/lib/modules/cng/configfs.ko
 CLIENT=/lib/modules/cng/cng_bench.ko
 TMPFS=/run/cng-bench
+PAIR=/run/cng-pair
 OUT=/tmp/cng-bench.out
 ERR=/tmp/cng-bench.err
 
@@ -100,6 +102,17 @@ round() {
 	for n in $NS; do
 		say "$sys round $r: items, n=$n"
 		drive "$sys" "$r" -n "$n" -A "$a" -b "$BUDGET" items "$items"
+	done
+	# Ours against tmpfs, each mkdir and rmdir of ours followed at once by
+	# the same on tmpfs: the targets' ratios, free of the host's drift.
+	for n in $NS; do
+		[ "$sys" = ours ] || break
+		say "$sys round $r: paired with tmpfs, n=$n"
+		mkdir -p "$PAIR"
+		mount -t tmpfs -o nr_inodes=0 none "$PAIR" && mkdir "$PAIR/items" ||
+			return 1
+		drive "$sys" "$r" -n "$n" -A 8 -p "$PAIR/items" paired "$items"
+		umount "$PAIR"
 	done
 	say "$sys round $r: trees, n=$TREES_N"
 	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" trees "$trees"

@@ -43,7 +43,7 @@ function ratio(f, a, b, off,    r, n, v, x, y) {
 }
 
 # A system's own figure over the rounds, divided by div, minus sub.
-function own(f, s, div, sub_f,    r, n, v) {
+function own(f, s, div, sub_f, fmt,    r, n, v) {
 	n = 0
 	for (r = 1; r <= rounds; r++) {
 		if (!((f, s, r) in val))
@@ -52,7 +52,9 @@ function own(f, s, div, sub_f,    r, n, v) {
 		if (sub_f != "" && (sub_f, s, r) in val)
 			v[n] -= val[sub_f, s, r]
 	}
-	return spread(v, n, div == 1 ? "%.0f" : "%.1f")
+	if (fmt == "")
+		fmt = div == 1 ? "%.0f" : "%.1f"
+	return spread(v, n, fmt)
 }
 
 function has(f, s,    r) {
@@ -183,8 +185,10 @@ NR == 1 { next }
 }
 
 END {
-	for (r = 1; r <= rounds; r++)
+	for (r = 1; r <= rounds; r++) {
 		val["one", "one", r] = 1
+		val["k", "k", r] = 1000
+	}
 	nsys = 0
 	if ("stock" in seen) sys[++nsys] = "stock"
 	if ("ours" in seen) sys[++nsys] = "ours"
@@ -208,8 +212,16 @@ END {
 	print "\"last W\" rows give the median of those last W operations. Memory"
 	print "is read once settled: drop_caches, wait, shrink, read, again until"
 	print "two passes in a row move by at most 1 byte per item."
+	print ""
+	print "\"Paired\" figures come from runs where each mkdir (rmdir) of ours is"
+	print "followed at once by one of a bare directory on tmpfs: their ratio is the"
+	print "median over windows of " 100 " pairs of the ratio of the two sides'"
+	print "medians, and their growth is ours's over tmpfs's in the same windows."
+	print "The host's drift (TCG on shared cores: minutes twice as slow as others)"
+	print "then weighs on both sides alike; the unpaired runs' ratios below it."
 
 	targets()
+	paired_table()
 
 	print ""
 	print "## Operations, as ratios"
@@ -458,6 +470,13 @@ function targets(    nmin, nmax, i, o, op, f, g, fs, a, c, what) {
 	split("mkdir stat_cold rmdir", gops, " ")
 	for (o = 1; o <= 3; o++) {
 		op = gops[o]
+		f = "paired" SUBSEP nmax SUBSEP op "_growth_vs_ref_x1000"
+		if (has(f, "ours")) {
+			target(op ": 1,000 ops with N=" nmax " siblings / with " \
+				"0-1,000, paired with tmpfs", rmed(f, "ours", "",
+				"k", "k", ""), "<=", 1.5)
+			continue
+		}
 		f = "items" SUBSEP nmax SUBSEP op "_last_ns"
 		g = "items" SUBSEP nmin SUBSEP op "_ns"
 		target(op ": last 1,000 at N=" nmax " / per-op at N=" nmin,
@@ -469,6 +488,12 @@ function targets(    nmin, nmax, i, o, op, f, g, fs, a, c, what) {
 		what = what " (stock stopped early: a lower bound)"
 	target(what, rmed(f, "stock", "", f, "ours", ""), ">=", 50)
 	for (i = 1; i <= nn; i++) {
+		f = "paired" SUBSEP ns[i] SUBSEP "mkdir_ratio_x1000"
+		if (has(f, "ours")) {
+			target("mkdir at N=" ns[i] ": ours / tmpfs, paired",
+				rmed(f, "ours", "", "k", "k", ""), "<=", 1.5)
+			continue
+		}
 		f = "items" SUBSEP ns[i] SUBSEP "mkdir_ns"
 		target("mkdir at N=" ns[i] ": ours / tmpfs", rmed(f, "ours", "",
 			f, "tmpfs", ""), "<=", 1.5)
@@ -499,4 +524,36 @@ function targets(    nmin, nmax, i, o, op, f, g, fs, a, c, what) {
 			rmed(f, "ours", c, "one", "one", ""), "<=", 128)
 		settled_f = ""
 	}
+}
+
+# Ours paired with tmpfs, every N: ratios and growth, raw and over tmpfs.
+function paired_table(    i, o, op, p, any) {
+	any = 0
+	for (i = 1; i <= nn; i++)
+		if (has("paired" SUBSEP ns[i] SUBSEP "mkdir_ratio_x1000", "ours"))
+			any = 1
+	if (!any)
+		return
+	print ""
+	print "## Ours paired with tmpfs"
+	print ""
+	print "Growth: the cost with the group full (the last 1,000 mkdirs, the first"
+	print "1,000 rmdirs) over the cost with it nearly empty; \"over tmpfs\" divides"
+	print "by tmpfs's same figure in the same windows."
+	print ""
+	print "| operation | N | ours us | tmpfs us | ours / tmpfs | growth | growth over tmpfs |"
+	print "|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= nn; i++)
+		for (o = 1; o <= 2; o++) {
+			op = o == 1 ? "mkdir" : "rmdir"
+			p = "paired" SUBSEP ns[i] SUBSEP op
+			if (!has(p "_ns", "ours"))
+				continue
+			printf "| %s | %d | %s | %s | %s | %s | %s |\n", op, ns[i],
+				own(p "_ns", "ours", 1000),
+				own(p "_ref_ns", "ours", 1000),
+				own(p "_ratio_x1000", "ours", 1000, "", "%.2f"),
+				own(p "_growth_x1000", "ours", 1000, "", "%.2f"),
+				own(p "_growth_vs_ref_x1000", "ours", 1000, "", "%.2f")
+		}
 }

@@ -7,6 +7,7 @@
 #   /sys/kernel/config/cng_bench/items/i000000 .. i000049   (a0 .. a7)
 #   /sys/kernel/config/cng_bench/trees/i000000 .. i000019   (c0 .. c3)
 #   /tmp/cng-bench-quick/items/i000000 .. i000049            (tmpfs)
+#   /tmp/cng-bench-quick/pair/i000000 .. i000049   (paired with cng_bench/items)
 set -u
 . ./lib.sh
 
@@ -75,14 +76,24 @@ tmpfs_run() {
 	has mkdir_ns read_warm_ns rmdir_ns
 }
 
+paired_run() {
+	mkdir "$TMPFS/pair" &&
+	run -s "$CNG_CONFIGFS" -n 50 -A 8 -p "$TMPFS/pair" paired \
+		"$ROOT/items" &&
+	has made mkdir_ns mkdir_ref_ns mkdir_ratio_x1000 mkdir_growth_x1000 \
+		mkdir_growth_vs_ref_x1000 rmdir_ns rmdir_ref_ns \
+		rmdir_ratio_x1000 rmdir_growth_vs_ref_x1000 &&
+	grep -q ',made,,50$' "$OUT"
+}
+
 tree_left_empty() {
-	for d in "$ROOT"/items/i* "$ROOT"/trees/i*; do
+	for d in "$ROOT"/items/i* "$ROOT"/trees/i* "$TMPFS"/pair/i*; do
 		[ -e "$d" ] && { echo "# left: $d"; return 1; }
 	done
 	return 0
 }
 
-ktap_plan 8
+ktap_plan 9
 check "client_module_loads" insmod /lib/modules/cng/cng_bench.ko children=4
 check "client_reports_its_sizes" \
 	sh -c "test \$(cat $ROOT/item_size) -gt 0 &&
@@ -91,6 +102,7 @@ check "items_run_reports_every_figure" items_run
 check "trees_run_reports_every_figure" trees_run
 check "memory_run_reports_every_figure" memory_run
 check "tmpfs_reference_run_reports_every_figure" tmpfs_run
+check "paired_run_reports_every_figure" paired_run
 check "sysfs_reference_run_reports" run -s sysfs -n 50 sysfs \
 	/sys/kernel/uevent_seqnum
 check "runs_leave_the_groups_empty" tree_left_empty
