@@ -8,6 +8,7 @@
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
+#   make bench-profile  where the time of a mkdir goes (function_graph)
 #   make lint         the static checks alone
 #   make clean        back to the tree as cloned
 
@@ -85,6 +86,10 @@ check-debug: all
 bench: all
 	scripts/bench.sh
 
+# Where a mkdir's time goes: function_graph in the guest, ours/tmpfs/stock
+bench-profile: all
+	scripts/bench-profile.sh
+
 lint: module
 	scripts/check.sh lint
 
@@ -97,4 +102,4 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples tool guest-progs run check guest \
-	check-debug bench lint clean
+	check-debug bench bench-profile lint clean
