@@ -13,7 +13,8 @@
  *          sysfs     open+read+close of the file DIR, N times
  *          paired    mkdir of N items in DIR, each followed at once by a
  *                    bare directory in REF (-p), then rmdir of both the
- *                    same way: ratios and growth taken between operations
+ *                    same way (with -f, attribute reads and writes in
+ *                    between): ratios and growth taken between operations
  *                    a few microseconds apart, so that the host's slow
  *                    and fast minutes weigh on both sides alike
  *   -n N        objects (default 1000)
@@ -27,6 +28,9 @@
  *   -b SECONDS  stop mkdir after this long (default: never); the rows
  *               then report how many items were made
  *   -p REF      the reference directory of paired (on tmpfs)
+ *   -f FILE     with paired: also open+read+close (cold, warm) and
+ *               open+write+close of attribute -a in every item, each
+ *               followed at once by open+read+close of FILE (sysfs)
  *
  * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
  * per operation; "growth" is the median of the last W operations over the
@@ -63,6 +67,7 @@ struct cng_bench_opts {
 	const char *system;
 	const char *attr;
 	const char *ref;
+	const char *ref_file;
 	unsigned int n;
 	unsigned int round;
 	unsigned int attrs;
@@ -589,6 +594,36 @@ static int cng_bench_pair_rmdir(unsigned int i, unsigned long long *t,
 	return 0;
 }
 
+/*
+ * open+read+close (or write) of the attribute of every item, each followed
+ * at once by open+read+close of the reference file (-f, a sysfs
+ * attribute); cold: after drop_caches.
+ */
+static int cng_bench_pair_rw(unsigned long long *t, unsigned long long *u,
+			     unsigned int n, const char *op, bool do_write,
+			     bool cold)
+{
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned long long t0;
+	unsigned int i;
+
+	if (cold && cng_bench_drop_caches())
+		return -1;
+	for (i = 0; i < n; i++) {
+		cng_bench_item_path(path, i, opts.attr);
+		t0 = cng_bench_now();
+		if (cng_bench_rw_one(path, do_write))
+			return -1;
+		t[i] = cng_bench_now() - t0;
+		t0 = cng_bench_now();
+		if (cng_bench_rw_one(opts.ref_file, false))
+			return -1;
+		u[i] = cng_bench_now() - t0;
+	}
+	cng_bench_report_pair(op, t, u, n, false);
+	return 0;
+}
+
 static int cng_bench_test_paired(unsigned long long *t)
 {
 	char path[CNG_BENCH_PATH_MAX];
@@ -620,6 +655,11 @@ static int cng_bench_test_paired(unsigned long long *t)
 	}
 	cng_bench_row("made", NULL, n);
 	cng_bench_report_pair("mkdir", t, u, n, false);
+	if (opts.ref_file &&
+	    (cng_bench_pair_rw(t, u, n, "read_cold", false, true) ||
+	     cng_bench_pair_rw(t, u, n, "read_warm", false, false) ||
+	     cng_bench_pair_rw(t, u, n, "write", true, false)))
+		goto out_rmdir;
 	for (i = 0; i < n; i++)
 		if (cng_bench_pair_rmdir(i, t, u))
 			goto out_rmdir;
@@ -939,7 +979,7 @@ static int cng_bench_test_memory(unsigned long long *t, bool trees)
 static void cng_bench_usage(void)
 {
 	fprintf(stderr,
-		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] items|trees|memory|treemem|sysfs|paired DIR\n");
+		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] items|trees|memory|treemem|sysfs|paired DIR\n");
 	exit(2);
 }
 
@@ -947,7 +987,7 @@ static void cng_bench_parse(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:")) != -1) {
 		switch (opt) {
 		case 'n':
 			opts.n = strtoul(optarg, NULL, 0);
@@ -975,6 +1015,9 @@ static void cng_bench_parse(int argc, char **argv)
 			break;
 		case 'p':
 			opts.ref = optarg;
+			break;
+		case 'f':
+			opts.ref_file = optarg;
 			break;
 		default:
 			cng_bench_usage();

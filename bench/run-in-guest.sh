@@ -103,16 +103,20 @@ round() {
 		say "$sys round $r: items, n=$n"
 		drive "$sys" "$r" -n "$n" -A "$a" -b "$BUDGET" items "$items"
 	done
-	# Ours against tmpfs, each mkdir and rmdir of ours followed at once by
-	# the same on tmpfs: the targets' ratios, free of the host's drift.
+	# Each mkdir and rmdir followed at once by the same on tmpfs, each
+	# attribute read or write by a read of a sysfs file: the targets'
+	# ratios, free of the host's drift. Ours at every N; stock at the
+	# first, for the write target (ours/sysfs over stock/sysfs).
 	for n in $NS; do
-		[ "$sys" = ours ] || break
-		say "$sys round $r: paired with tmpfs, n=$n"
+		[ "$sys" = tmpfs ] && break
+		say "$sys round $r: paired with tmpfs and sysfs, n=$n"
 		mkdir -p "$PAIR"
 		mount -t tmpfs -o nr_inodes=0 none "$PAIR" && mkdir "$PAIR/items" ||
 			return 1
-		drive "$sys" "$r" -n "$n" -A 8 -p "$PAIR/items" paired "$items"
+		drive "$sys" "$r" -n "$n" -A 8 -p "$PAIR/items" -f "$SYSFS_FILE" \
+			paired "$items"
 		umount "$PAIR"
+		[ "$sys" = stock ] && break
 	done
 	say "$sys round $r: trees, n=$TREES_N"
 	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" trees "$trees"

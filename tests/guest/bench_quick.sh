@@ -78,11 +78,13 @@ tmpfs_run() {
 
 paired_run() {
 	mkdir "$TMPFS/pair" &&
-	run -s "$CNG_CONFIGFS" -n 50 -A 8 -p "$TMPFS/pair" paired \
-		"$ROOT/items" &&
+	run -s "$CNG_CONFIGFS" -n 50 -A 8 -p "$TMPFS/pair" \
+		-f /sys/kernel/uevent_seqnum paired "$ROOT/items" &&
 	has made mkdir_ns mkdir_ref_ns mkdir_ratio_x1000 mkdir_growth_x1000 \
 		mkdir_growth_vs_ref_x1000 rmdir_ns rmdir_ref_ns \
-		rmdir_ratio_x1000 rmdir_growth_vs_ref_x1000 &&
+		rmdir_ratio_x1000 rmdir_growth_vs_ref_x1000 read_cold_ratio_x1000 \
+		read_warm_ns read_warm_ref_ns read_warm_ratio_x1000 \
+		write_ratio_x1000 &&
 	grep -q ',made,,50$' "$OUT"
 }
 
