@@ -557,9 +557,9 @@ function paired_table(    i, o, op, p, any, k, name, pops) {
 	print ""
 	print "| operation | N | system | us | reference us | ratio | growth | growth over ref |"
 	print "|---|---:|---|---:|---:|---:|---:|---:|"
-	split("mkdir rmdir read_cold read_warm write", pops, " ")
+	split("mkdir rmdir read_cold read_warm read_warm_at write", pops, " ")
 	for (i = 1; i <= nn; i++)
-		for (o = 1; o <= 5; o++)
+		for (o = 1; o <= 6; o++)
 			for (k = 1; k <= 2; k++) {
 				name = k == 1 ? "ours" : "stock"
 				op = pops[o]

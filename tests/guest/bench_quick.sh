@@ -84,7 +84,7 @@ paired_run() {
 		mkdir_growth_vs_ref_x1000 rmdir_ns rmdir_ref_ns \
 		rmdir_ratio_x1000 rmdir_growth_vs_ref_x1000 read_cold_ratio_x1000 \
 		read_warm_ns read_warm_ref_ns read_warm_ratio_x1000 \
-		write_ratio_x1000 &&
+		read_warm_at_ratio_x1000 write_ratio_x1000 &&
 	grep -q ',made,,50$' "$OUT"
 }
 
