@@ -37,27 +37,25 @@ static umode_t cng_inode_default_mode(unsigned int kind, const void *attr)
 	}
 }
 
-/*
- * Fill a new inode from its node. A node made a moment ago (@fresh) has no
- * saved settings yet: nobody can have named it, so the search is skipped.
- */
-static void cng_inode_fill(struct inode *inode, struct cng_node *node,
-			   unsigned int kind, unsigned int slot,
-			   const void *attr, bool fresh)
+/* Mode and times of a file nobody has changed. */
+static void cng_inode_set_defaults(struct inode *inode, struct cng_node *node,
+				   unsigned int kind, const void *attr)
 {
-	struct cng_inode *ci = CNG_I(inode);
-	struct cng_meta *meta = NULL;
+	inode->i_mode = cng_inode_default_mode(kind, attr);
+	inode->i_atime = ktime_to_timespec64(node->btime);
+	inode->i_mtime = inode->i_atime;
+	inode->i_ctime = inode->i_atime;
+}
 
-	ci->node = cng_node_get(node);
-	ci->attr = attr;
-	ci->kind = kind;
-	ci->slot = slot;
-	inode->i_mapping->a_ops = &ram_aops;
+/* Mode, owner and times saved in the node, or the defaults. */
+static void cng_inode_set_saved(struct inode *inode, struct cng_node *node,
+				unsigned int kind, unsigned int slot,
+				const void *attr)
+{
+	struct cng_meta *meta;
 
-	if (!fresh) {
-		mutex_lock(&cng_tree_mutex);
-		meta = cng_node_meta_locked(node, slot);
-	}
+	mutex_lock(&cng_tree_mutex);
+	meta = cng_node_meta_locked(node, slot);
 	if (meta) {
 		inode->i_mode = meta->mode;
 		inode->i_uid = meta->uid;
@@ -66,13 +64,23 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 		inode->i_mtime = meta->mtime;
 		inode->i_ctime = meta->ctime;
 	} else {
-		inode->i_mode = cng_inode_default_mode(kind, attr);
-		inode->i_atime = ktime_to_timespec64(node->btime);
-		inode->i_mtime = inode->i_atime;
-		inode->i_ctime = inode->i_atime;
+		cng_inode_set_defaults(inode, node, kind, attr);
 	}
-	if (!fresh)
-		mutex_unlock(&cng_tree_mutex);
+	mutex_unlock(&cng_tree_mutex);
+}
+
+/* Everything of a new inode but its mode, owner and times. */
+static void cng_inode_fill(struct inode *inode, struct cng_node *node,
+			   unsigned int kind, unsigned int slot,
+			   const void *attr)
+{
+	struct cng_inode *ci = CNG_I(inode);
+
+	ci->node = cng_node_get(node);
+	ci->attr = attr;
+	ci->kind = kind;
+	ci->slot = slot;
+	inode->i_mapping->a_ops = &ram_aops;
 
 	switch (kind) {
 	case CNG_FILE_DIR:
@@ -129,7 +137,8 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	if (inode->i_state & I_NEW) {
-		cng_inode_fill(inode, node, kind, slot, attr, false);
+		cng_inode_fill(inode, node, kind, slot, attr);
+		cng_inode_set_saved(inode, node, kind, slot, attr);
 		unlock_new_inode(inode);
 	}
 	return inode;
@@ -157,7 +166,9 @@ struct inode *cng_inode_new(struct super_block *sb, struct cng_node *node)
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	inode->i_ino = cng_node_ino(node, 0);
-	cng_inode_fill(inode, node, CNG_FILE_DIR, 0, NULL, true);
+	cng_inode_fill(inode, node, CNG_FILE_DIR, 0, NULL);
+	/* Nobody can have named it yet, so nothing is saved for it. */
+	cng_inode_set_defaults(inode, node, CNG_FILE_DIR, NULL);
 	insert_inode_hash(inode);
 	return inode;
 }
