@@ -125,13 +125,19 @@ static void cng_bench_row(const char *metric, const char *x, double value)
 	       opts.test, opts.n, opts.attrs, metric, x ? x : "", value);
 }
 
-static void cng_bench_item_path(char *buf, unsigned int i, const char *leaf)
+/* DIR/i<i>, or DIR/i<i>/LEAF. */
+static void cng_bench_path(char *buf, const char *dir, unsigned int i,
+			   const char *leaf)
 {
 	if (leaf)
-		snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u/%s", opts.dir, i,
-			 leaf);
+		snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u/%s", dir, i, leaf);
 	else
-		snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u", opts.dir, i);
+		snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u", dir, i);
+}
+
+static void cng_bench_item_path(char *buf, unsigned int i, const char *leaf)
+{
+	cng_bench_path(buf, opts.dir, i, leaf);
 }
 
 static int cng_bench_cmp(const void *a, const void *b)
@@ -414,18 +420,27 @@ static int cng_bench_rw_one(const char *path, bool do_write)
 	return 0;
 }
 
+/* cng_bench_rw_one(), its time in *ns. */
+static int cng_bench_rw_timed(const char *path, bool do_write,
+			      unsigned long long *ns)
+{
+	unsigned long long t0 = cng_bench_now();
+
+	if (cng_bench_rw_one(path, do_write))
+		return -1;
+	*ns = cng_bench_now() - t0;
+	return 0;
+}
+
 static int cng_bench_rw_all(unsigned long long *t, unsigned int n, bool do_write)
 {
 	char path[CNG_BENCH_PATH_MAX];
 	unsigned int i;
-	unsigned long long t0;
 
 	for (i = 0; i < n; i++) {
 		cng_bench_item_path(path, i, opts.attr);
-		t0 = cng_bench_now();
-		if (cng_bench_rw_one(path, do_write))
+		if (cng_bench_rw_timed(path, do_write, &t[i]))
 			return -1;
-		t[i] = cng_bench_now() - t0;
 	}
 	return 0;
 }
@@ -566,23 +581,40 @@ static void cng_bench_report_pair(const char *op, const unsigned long long *t,
 		      0);
 }
 
-static void cng_bench_pair_path(char *buf, const char *dir, unsigned int i)
+/* mkdir of pair i, ours then the reference; the times go to t and u. */
+static int cng_bench_pair_mkdir(unsigned int i, unsigned long long *t,
+				unsigned long long *u)
 {
-	snprintf(buf, CNG_BENCH_PATH_MAX, "%s/i%06u", dir, i);
+	char path[CNG_BENCH_PATH_MAX];
+	unsigned long long t0;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		cng_bench_path(path, side ? opts.ref : opts.dir, i, NULL);
+		t0 = cng_bench_now();
+		if (mkdir(path, 0755)) {
+			cng_bench_fail("mkdir %s", path);
+			return -1;
+		}
+		(side ? u : t)[i] = cng_bench_now() - t0;
+	}
+	return 0;
 }
 
-/* rmdir of pair i on both sides; the times go to t and u when given. */
+/*
+ * rmdir of pair i on both sides; the times go to t and u when given. A
+ * side that is not there (ENOENT) is no error: cleanup after a failed
+ * mkdir of either side goes through here.
+ */
 static int cng_bench_pair_rmdir(unsigned int i, unsigned long long *t,
 				unsigned long long *u)
 {
 	char path[CNG_BENCH_PATH_MAX];
 	unsigned long long t0;
-	const char *dir;
 	int side;
 
 	for (side = 0; side < 2; side++) {
-		dir = side ? opts.ref : opts.dir;
-		cng_bench_pair_path(path, dir, i);
+		cng_bench_path(path, side ? opts.ref : opts.dir, i, NULL);
 		t0 = cng_bench_now();
 		if (rmdir(path) && errno != ENOENT) {
 			cng_bench_fail("rmdir %s", path);
@@ -604,21 +636,15 @@ static int cng_bench_pair_rw(unsigned long long *t, unsigned long long *u,
 			     bool cold)
 {
 	char path[CNG_BENCH_PATH_MAX];
-	unsigned long long t0;
 	unsigned int i;
 
 	if (cold && cng_bench_drop_caches())
 		return -1;
 	for (i = 0; i < n; i++) {
 		cng_bench_item_path(path, i, opts.attr);
-		t0 = cng_bench_now();
-		if (cng_bench_rw_one(path, do_write))
+		if (cng_bench_rw_timed(path, do_write, &t[i]) ||
+		    cng_bench_rw_timed(opts.ref_file, false, &u[i]))
 			return -1;
-		t[i] = cng_bench_now() - t0;
-		t0 = cng_bench_now();
-		if (cng_bench_rw_one(opts.ref_file, false))
-			return -1;
-		u[i] = cng_bench_now() - t0;
 	}
 	cng_bench_report_pair(op, t, u, n, false);
 	return 0;
@@ -698,10 +724,8 @@ out:
 
 static int cng_bench_test_paired(unsigned long long *t)
 {
-	char path[CNG_BENCH_PATH_MAX];
-	unsigned long long *u, t0;
+	unsigned long long *u;
 	unsigned int i, n;
-	int side, ret = -1;
 
 	if (!opts.ref) {
 		fprintf(stderr, "cng_bench_driver: paired needs -p REF\n");
@@ -712,19 +736,9 @@ static int cng_bench_test_paired(unsigned long long *t)
 		cng_bench_fail("calloc");
 		return -1;
 	}
-	for (n = 0; n < opts.n; n++) {
-		for (side = 0; side < 2; side++) {
-			cng_bench_pair_path(path, side ? opts.ref : opts.dir, n);
-			t0 = cng_bench_now();
-			if (mkdir(path, 0755)) {
-				cng_bench_fail("mkdir %s", path);
-				if (side)
-					n++;
-				goto out_rmdir;
-			}
-			(side ? u : t)[n] = cng_bench_now() - t0;
-		}
-	}
+	for (n = 0; n < opts.n; n++)
+		if (cng_bench_pair_mkdir(n, t, u))
+			goto out_rmdir;
 	cng_bench_row("made", NULL, n);
 	cng_bench_report_pair("mkdir", t, u, n, false);
 	if (opts.ref_file &&
@@ -741,10 +755,11 @@ static int cng_bench_test_paired(unsigned long long *t)
 	return 0;
 
 out_rmdir:
-	for (i = 0; i < n; i++)
+	/* Pair n too: a failed mkdir may have made its first side. */
+	for (i = 0; i <= n && i < opts.n; i++)
 		cng_bench_pair_rmdir(i, NULL, NULL);
 	free(u);
-	return ret;
+	return -1;
 }
 
 static int cng_bench_test_trees(unsigned long long *t)
@@ -767,14 +782,10 @@ static int cng_bench_test_trees(unsigned long long *t)
 static int cng_bench_test_sysfs(unsigned long long *t)
 {
 	unsigned int i;
-	unsigned long long t0;
 
-	for (i = 0; i < opts.n; i++) {
-		t0 = cng_bench_now();
-		if (cng_bench_rw_one(opts.dir, false))
+	for (i = 0; i < opts.n; i++)
+		if (cng_bench_rw_timed(opts.dir, false, &t[i]))
 			return -1;
-		t[i] = cng_bench_now() - t0;
-	}
 	cng_bench_report_ops("sysfs_read", t, opts.n);
 	return 0;
 }
