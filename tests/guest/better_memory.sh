@@ -24,8 +24,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Shrinking every cache also empties KASAN's quarantine on a debug kernel,
-# where freed objects still count in Slab until it is drained.
+# Shrinking every cache gives back the slabs SLUB keeps empty or per-cpu,
+# which would otherwise count in Slab after the objects are freed.
 slab_kb() {
 	drop_caches
 	for f in /sys/kernel/slab/*/shrink; do echo 1 > "$f"; done 2>/dev/null

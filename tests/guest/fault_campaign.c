@@ -605,14 +605,16 @@ static bool campaign(const struct op *op)
 			say("%s: a plain retry fails: %s", op->name,
 			    ename(-ret));
 			clean = false;
-		} else {
-			op->undo();
+		} else if (op->undo() < 0) {
+			say("%s: undo after the plain retry fails", op->name);
+			clean = false;
 		}
 		snapshot_start(op, after);
 		if (strcmp(before, after)) {
 			say("%s: call and undo do not restore the tree",
 			    op->name);
 			snap_diff(before, after);
+			clean = false;
 		}
 	}
 	if (op->cleanup)
