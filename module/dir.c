@@ -19,18 +19,21 @@
 
 /**
  * struct cng_dir_cursor - where readdir of one open directory stands
- * @pos: the f_pos just after @name was returned
- * @valid: @name and @pos hold a returned entry
- * @name: the last child returned; the next one sorts after it
+ * @mark: a node of type CNG_NODE_CURSOR in the directory's children,
+ *	  just after the last child returned; tree mutex
+ * @pos: the f_pos just after that child was returned
+ * @valid: @mark is among the children and @pos is set
  * @next: scratch copy of the entry being returned
  *
- * Owned by the open file; f_pos_lock serialises its users.
+ * Owned by the open file; f_pos_lock serialises its users. The mark
+ * makes a readdir resume in O(1), and one interrupted by creations and
+ * removals neither repeats nor skips a child that stays.
  */
 struct cng_dir_cursor {
-	loff_t	pos;
-	bool	valid;
-	char	name[NAME_MAX + 1];
-	char	next[NAME_MAX + 1];
+	struct cng_node	mark;
+	loff_t		pos;
+	bool		valid;
+	char		next[NAME_MAX + 1];
 };
 
 static bool cng_node_visible(const struct cng_node *node)
@@ -155,10 +158,11 @@ void cng_link_group(struct config_group *parent_group,
 
 static void cng_detach_new_locked(struct cng_node *node)
 {
-	struct rb_node *rb;
+	struct cng_node *child, *next;
 
-	while ((rb = rb_first(&node->children)))
-		cng_detach_new_locked(rb_entry(rb, struct cng_node, sib));
+	list_for_each_entry_safe(child, next, &node->children, sib)
+		if (!cng_node_is_cursor(child))
+			cng_detach_new_locked(child);
 	cng_node_unlink_locked(node);
 	node->item = NULL;
 	cng_node_put(node);
@@ -208,6 +212,17 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 	return 0;
 }
 
+static void cng_activate_locked(struct cng_node *node)
+{
+	struct cng_node *child;
+
+	cng_node_activate_locked(node);
+	list_for_each_entry(child, &node->children, sib)
+		if (!cng_node_is_cursor(child) &&
+		    child->state == CNG_STATE_NEW)
+			cng_activate_locked(child);
+}
+
 struct cng_node *cng_attach(struct cng_node *parent,
 			    struct config_item *item, const char *name,
 			    unsigned int flags)
@@ -217,45 +232,14 @@ struct cng_node *cng_attach(struct cng_node *parent,
 
 	mutex_lock(&cng_tree_mutex);
 	ret = cng_attach_locked(parent, item, name, flags, &node);
+	if (!ret) {
+		/* All at once: nobody sees a part of the subtree. */
+		cng_activate_locked(node);
+		/* Before a remover of the parent can take the tree's. */
+		cng_node_get(node);
+	}
 	mutex_unlock(&cng_tree_mutex);
 	return ret ? ERR_PTR(ret) : node;
-}
-
-static void cng_activate_locked(struct cng_node *node)
-{
-	struct rb_node *rb;
-
-	cng_node_activate_locked(node);
-	for (rb = rb_first(&node->children); rb; rb = rb_next(rb)) {
-		struct cng_node *child = rb_entry(rb, struct cng_node, sib);
-
-		if (child->state == CNG_STATE_NEW)
-			cng_activate_locked(child);
-	}
-}
-
-/**
- * cng_activate() - make a subtree built by cng_attach() visible
- * @node: its top
- *
- * Context: takes cng_tree_mutex.
- * Return: 0, or -ENOENT if the parent began to go away meanwhile; the
- * subtree is then detached and the caller undoes the item's links.
- */
-int cng_activate(struct cng_node *node)
-{
-	int ret = 0;
-
-	mutex_lock(&cng_tree_mutex);
-	if (node->parent->state != CNG_STATE_LIVE &&
-	    node->parent->state != CNG_STATE_NEW) {
-		cng_detach_new_locked(node);
-		ret = -ENOENT;
-	} else {
-		cng_activate_locked(node);
-	}
-	mutex_unlock(&cng_tree_mutex);
-	return ret;
 }
 
 /* Removal. */
@@ -268,7 +252,7 @@ struct cng_rm {
 /* rmdir's refusals, in stock's order. */
 static int cng_rm_check_locked(struct cng_node *node)
 {
-	struct rb_node *rb;
+	struct cng_node *child;
 	int ret;
 
 	if (node->state != CNG_STATE_LIVE)
@@ -277,8 +261,10 @@ static int cng_rm_check_locked(struct cng_node *node)
 		return -EBUSY;
 	if (node->nr_user)
 		return -ENOTEMPTY;
-	for (rb = rb_first(&node->children); rb; rb = rb_next(rb)) {
-		ret = cng_rm_check_locked(rb_entry(rb, struct cng_node, sib));
+	list_for_each_entry(child, &node->children, sib) {
+		if (cng_node_is_cursor(child))
+			continue;
+		ret = cng_rm_check_locked(child);
 		if (ret)
 			return ret;
 	}
@@ -289,16 +275,15 @@ static int cng_rm_check_locked(struct cng_node *node)
 static struct cng_node *cng_rm_busy_locked(struct cng_node *node)
 {
 	struct cng_node_ext *link;
-	struct cng_node *busy;
-	struct rb_node *rb;
+	struct cng_node *busy, *child;
 
 	if (node->ext)
 		list_for_each_entry(link, &node->ext->incoming, in_link)
 			if (link->node->state != CNG_STATE_LIVE)
 				return link->node;
-	for (rb = rb_first(&node->children); rb; rb = rb_next(rb)) {
-		struct cng_node *child = rb_entry(rb, struct cng_node, sib);
-
+	list_for_each_entry(child, &node->children, sib) {
+		if (cng_node_is_cursor(child))
+			continue;
 		if (child->state != CNG_STATE_LIVE)
 			return child;
 		if (child->type == CNG_NODE_DIR) {
@@ -313,7 +298,7 @@ static struct cng_node *cng_rm_busy_locked(struct cng_node *node)
 static void cng_rm_collect_locked(struct cng_node *node, struct cng_rm *rm)
 {
 	struct cng_node_ext *link;
-	struct rb_node *rb;
+	struct cng_node *child;
 
 	cng_node_deactivate_locked(node);
 	if (node->ext) {
@@ -324,12 +309,11 @@ static void cng_rm_collect_locked(struct cng_node *node, struct cng_rm *rm)
 			list_add_tail(&link->node->rm_entry, &rm->links);
 		}
 	}
-	for (rb = rb_first(&node->children); rb; rb = rb_next(rb)) {
-		struct cng_node *child = rb_entry(rb, struct cng_node, sib);
-
+	list_for_each_entry(child, &node->children, sib) {
 		if (child->type == CNG_NODE_DIR) {
 			cng_rm_collect_locked(child, rm);
-		} else if (child->state == CNG_STATE_LIVE) {
+		} else if (child->type == CNG_NODE_LINK &&
+			   child->state == CNG_STATE_LIVE) {
 			cng_node_deactivate_locked(child);
 			list_add_tail(&child->rm_entry, &rm->links);
 		}
@@ -629,17 +613,10 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	if (!try_module_get(item_owner))
 		goto out_unlink;
 
-	node = cng_attach(parent, item, dentry->d_name.name,
+	node = cng_attach(parent, item, name,
 			  CNG_NODE_USER | (group ? CNG_NODE_GROUP : 0));
 	if (IS_ERR(node)) {
 		ret = PTR_ERR(node);
-		goto out_put_item_owner;
-	}
-	/* A kernel-side removal of the parent may take the tree's reference. */
-	cng_node_get(node);
-	ret = cng_activate(node);
-	if (ret) {
-		cng_node_put(node);
 		goto out_put_item_owner;
 	}
 	inode = cng_inode_new(dir->i_sb, node);
@@ -736,13 +713,23 @@ static int cng_dir_open(struct inode *inode, struct file *file)
 	cur = kzalloc(sizeof(*cur), GFP_KERNEL);
 	if (!cur)
 		return -ENOMEM;
+	/* Never linked, looked up, counted or freed as a node. */
+	cur->mark.type = CNG_NODE_CURSOR;
+	INIT_LIST_HEAD(&cur->mark.sib);
 	file->private_data = cur;
 	return 0;
 }
 
 static int cng_dir_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct cng_dir_cursor *cur = file->private_data;
+
+	if (cur->valid) {
+		mutex_lock(&cng_tree_mutex);
+		list_del(&cur->mark.sib);
+		mutex_unlock(&cng_tree_mutex);
+	}
+	kfree(cur);
 	return 0;
 }
 
@@ -779,6 +766,29 @@ static int cng_dir_iterate_attrs(struct file *file, struct dir_context *ctx,
 	return 0;
 }
 
+/*
+ * The first child to return: after the mark when the readdir goes on
+ * from where it stopped, else the one @skip visible children in.
+ */
+static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
+					    struct cng_dir_cursor *cur,
+					    bool resume, loff_t skip)
+{
+	struct cng_node *node = NULL;
+
+	if (resume)
+		node = &cur->mark;
+	node = list_prepare_entry(node, &dir->children, sib);
+	list_for_each_entry_continue(node, &dir->children, sib) {
+		if (cng_node_is_cursor(node) || !cng_node_visible(node))
+			continue;
+		if (!skip)
+			return node;
+		skip--;
+	}
+	return NULL;
+}
+
 static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 {
 	struct cng_node *dir = CNG_I(file_inode(file))->node;
@@ -786,7 +796,7 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 	unsigned int nr = 0, dtype;
 	struct cng_node *node;
 	unsigned long ino;
-	loff_t skip;
+	bool resume;
 	int ret;
 
 	/* Also what the VFS answers for a directory that rmdir removed. */
@@ -802,20 +812,10 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 	}
 	for (;;) {
 		mutex_lock(&cng_tree_mutex);
-		if (cur->valid && cur->pos == ctx->pos) {
-			node = cng_node_next_locked(dir, cur->name);
-			skip = 0;
-		} else {
-			node = cng_node_next_locked(dir, NULL);
-			skip = ctx->pos - 2 - nr;
-		}
-		for (; node; node = cng_node_next_locked(dir, node->name)) {
-			if (!cng_node_visible(node))
-				continue;
-			if (!skip)
-				break;
-			skip--;
-		}
+		/* A seek anywhere but where we stopped counts from the start. */
+		resume = cur->valid && cur->pos == ctx->pos;
+		node = cng_dir_next_locked(dir, cur, resume,
+					   resume ? 0 : ctx->pos - 2 - nr);
 		if (!node) {
 			mutex_unlock(&cng_tree_mutex);
 			return 0;
@@ -823,14 +823,27 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		strscpy(cur->next, node->name, sizeof(cur->next));
 		ino = cng_node_ino(node, 0);
 		dtype = node->type == CNG_NODE_LINK ? DT_LNK : DT_DIR;
+		cng_node_get(node);
 		mutex_unlock(&cng_tree_mutex);
 
-		if (!dir_emit(ctx, cur->next, strlen(cur->next), ino, dtype))
+		if (!dir_emit(ctx, cur->next, strlen(cur->next), ino, dtype)) {
+			cng_node_put(node);
 			return 0;
+		}
 		ctx->pos++;
-		strscpy(cur->name, cur->next, sizeof(cur->name));
+
+		/* Past it; if it went meanwhile, the mark is past it already. */
+		mutex_lock(&cng_tree_mutex);
+		if (node->state != CNG_STATE_DEAD) {
+			if (cur->valid)
+				list_move(&cur->mark.sib, &node->sib);
+			else
+				list_add(&cur->mark.sib, &node->sib);
+			cur->valid = true;
+		}
 		cur->pos = ctx->pos;
-		cur->valid = true;
+		mutex_unlock(&cng_tree_mutex);
+		cng_node_put(node);
 	}
 }
 

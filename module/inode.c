@@ -42,7 +42,7 @@ static void cng_inode_set_defaults(struct inode *inode, struct cng_node *node,
 				   unsigned int kind, const void *attr)
 {
 	inode->i_mode = cng_inode_default_mode(kind, attr);
-	inode->i_atime = ktime_to_timespec64(node->btime);
+	inode->i_atime = (struct timespec64){ .tv_sec = node->btime };
 	inode->i_mtime = inode->i_atime;
 	inode->i_ctime = inode->i_atime;
 }

@@ -26,7 +26,6 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/rbtree.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
 #include <linux/time64.h>
@@ -41,11 +40,16 @@ struct config_item;
 struct configfs_subsystem;
 struct module;
 
-/* Kinds of node. Attributes have no node. */
+/*
+ * Kinds of node. Attributes have no node. A cursor is no file: it marks
+ * where a readdir stands among its directory's children (dir.c), and
+ * every walk of the children passes over it.
+ */
 enum cng_node_type {
 	CNG_NODE_ROOT,
 	CNG_NODE_DIR,
 	CNG_NODE_LINK,
+	CNG_NODE_CURSOR,
 };
 
 /*
@@ -156,10 +160,14 @@ struct cng_node_ext {
  * @nr_subdirs: child directories, for i_nlink; tree mutex
  * @nr_user: user-made children (directories and links); tree mutex
  * @id: inode number base, unique among nodes not yet freed; constant
+ * @name_hash: hash of @name, for the name table; constant
+ * @btime: creation time in seconds since the epoch, the default for every
+ *	   time stamp; constant
  * @parent: the parent directory (counted); NULL for the root; constant
- * @sib: entry in @parent's @children, ordered by name; tree mutex
- * @children: child nodes by name; tree mutex
- * @hash: entry in the item-to-node table (directories); tree mutex
+ * @sib: entry in @parent's @children, in order of creation; tree mutex
+ * @children: child nodes, and the marks of readdir cursors (type
+ *	      CNG_NODE_CURSOR) among them; tree mutex
+ * @hnode: entry in the name table (node.c) while linked; tree mutex
  * @item: the directory's item; cleared when the item is dropped
  * @name: the name in the parent directory: the item's own ci_name when
  *	  it is the same string, else a copy (@own_name); read under the
@@ -168,7 +176,6 @@ struct cng_node_ext {
  *	  item in the tree first gives the node a copy
  *	  (cng_node_unshare_name())
  * @ext: the rarely used part, or NULL; set once, under the tree mutex
- * @btime: creation time, the default for every time stamp; constant
  * @rm_entry: entry in a remover's work list; owned by that remover,
  *	      which holds a reference meanwhile
  * @rcu: for freeing, after the last reference, so never with @rm_entry
@@ -183,14 +190,15 @@ struct cng_node {
 	u32			nr_subdirs;
 	u32			nr_user;
 	u32			id;
+	u32			name_hash;
+	u32			btime;
 	struct cng_node		*parent;
-	struct rb_node		sib;
-	struct rb_root		children;
-	struct rhash_head	hash;
+	struct list_head	sib;
+	struct list_head	children;
+	struct rhash_head	hnode;
 	struct config_item	*item;
 	const char		*name;
 	struct cng_node_ext	*ext;
-	ktime_t			btime;
 	union {
 		struct list_head	rm_entry;
 		struct rcu_head		rcu;
@@ -202,6 +210,11 @@ static inline unsigned long cng_node_ino(const struct cng_node *node,
 					 unsigned int slot)
 {
 	return (unsigned long)node->id << CNG_INO_SLOT_BITS | slot;
+}
+
+static inline bool cng_node_is_cursor(const struct cng_node *node)
+{
+	return node->type == CNG_NODE_CURSOR;
 }
 
 static inline unsigned int cng_node_links(const struct cng_node *node)
@@ -276,8 +289,6 @@ void cng_node_set_state_locked(struct cng_node *node,
 void cng_node_wait_state(struct cng_node *node, enum cng_node_state from);
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name);
-struct cng_node *cng_node_next_locked(struct cng_node *parent,
-				      const char *after);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
 void cng_node_unlink_locked(struct cng_node *node);
 struct cng_node *cng_node_from_item_locked(const struct config_item *item);
@@ -319,15 +330,17 @@ void cng_unlink_group(struct config_group *group);
  * @name: the name in @parent
  * @flags: CNG_NODE_DEFAULT or CNG_NODE_USER
  *
+ * The subtree is built NEW and turned LIVE in one section of the tree
+ * mutex, so a lookup sees all of it or nothing.
+ *
  * Context: takes cng_tree_mutex; sleeps.
- * Return: the new node, NEW and not yet active (cng_activate() does
- * that), or an ERR_PTR(): -ENOENT if @parent is going away, -EEXIST if
- * a name is taken, -ENOMEM.
+ * Return: the new node, LIVE, with a reference for the caller (a remover
+ * of @parent may take the tree's at once), or an ERR_PTR(): -ENOENT if
+ * @parent is going away, -EEXIST if a name is taken, -ENOMEM.
  */
 struct cng_node *cng_attach(struct cng_node *parent,
 			    struct config_item *item, const char *name,
 			    unsigned int flags);
-int cng_activate(struct cng_node *node);
 
 /**
  * cng_remove() - remove a node's subtree: deactivate, drain, unlink, tell

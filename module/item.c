@@ -19,10 +19,55 @@
 
 #include "unshare.h"
 
+/* ci_dentry: the item's directory node once linked (node.c); none yet. */
 static void cng_item_init(struct config_item *item)
 {
 	kref_init(&item->ci_kref);
 	INIT_LIST_HEAD(&item->ci_entry);
+	item->ci_dentry = NULL;
+}
+
+/* Give the node its own copy of the name before the item's changes. */
+static int cng_item_unshare_name(struct config_item *item)
+{
+	return item->ci_parent ? cng_node_unshare_name(item) : 0;
+}
+
+/* Replace the item's name with @name, kept in the item or allocated. */
+static void cng_item_replace_name(struct config_item *item, char *name)
+{
+	if (item->ci_name && item->ci_name != item->ci_namebuf)
+		kfree(item->ci_name);
+	item->ci_name = name;
+}
+
+/*
+ * config_item_set_name(item, "%s", name) without the formatting: what
+ * every config_*_init_type_name() call does, once per mkdir.
+ */
+static int cng_item_set_name_str(struct config_item *item, const char *str)
+{
+	size_t len;
+	char *name;
+	int ret;
+
+	/* vsnprintf()'s "(null)", as stock would name it. */
+	if (!str)
+		return config_item_set_name(item, "%s", str);
+	len = strlen(str);
+	ret = cng_item_unshare_name(item);
+	if (ret)
+		return ret;
+	if (len < CONFIGFS_ITEM_NAME_LEN) {
+		name = item->ci_namebuf;
+		memmove(name, str, len + 1);
+	} else {
+		name = kstrdup(str, GFP_KERNEL);
+		if (!name)
+			return -EFAULT;
+	}
+	cng_item_replace_name(item, name);
+	return 0;
 }
 
 /**
@@ -47,11 +92,9 @@ int config_item_set_name(struct config_item *item, const char *fmt, ...)
 	int need;
 
 	/* Before ci_namebuf is written over or ci_name freed. */
-	if (item->ci_parent) {
-		need = cng_node_unshare_name(item);
-		if (need)
-			return need;
-	}
+	need = cng_item_unshare_name(item);
+	if (need)
+		return need;
 	va_start(args, fmt);
 	need = vsnprintf(item->ci_namebuf, CONFIGFS_ITEM_NAME_LEN, fmt, args);
 	va_end(args);
@@ -64,9 +107,7 @@ int config_item_set_name(struct config_item *item, const char *fmt, ...)
 		if (!name)
 			return -EFAULT;
 	}
-	if (item->ci_name && item->ci_name != item->ci_namebuf)
-		kfree(item->ci_name);
-	item->ci_name = name;
+	cng_item_replace_name(item, name);
 	return 0;
 }
 EXPORT_SYMBOL(config_item_set_name);
@@ -84,7 +125,7 @@ EXPORT_SYMBOL(config_item_set_name);
 void config_item_init_type_name(struct config_item *item, const char *name,
 				const struct config_item_type *type)
 {
-	config_item_set_name(item, "%s", name);
+	cng_item_set_name_str(item, name);
 	item->ci_type = type;
 	cng_item_init(item);
 }
@@ -101,7 +142,7 @@ EXPORT_SYMBOL(config_item_init_type_name);
 void config_group_init_type_name(struct config_group *group, const char *name,
 				 const struct config_item_type *type)
 {
-	config_item_set_name(&group->cg_item, "%s", name);
+	cng_item_set_name_str(&group->cg_item, name);
 	group->cg_item.ci_type = type;
 	config_group_init(group);
 }

@@ -7,10 +7,12 @@
  * inodes are built from it on lookup and may be reclaimed at any time.
  */
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/configfs.h>
 #include <linux/err.h>
-#include <linux/idr.h>
+#include <linux/jhash.h>
 #include <linux/rhashtable.h>
+#include <linux/stringhash.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -19,7 +21,9 @@
 
 /*
  * Protects the shape of the tree: every node's @state, @children, @sib,
- * counters, @own_name, @ext and what it holds, and the item-to-node table. Third in the
+ * counters, @own_name, @ext and what it holds, the name table's content,
+ * and each linked item's ci_dentry (its node, see
+ * cng_node_from_item_locked()). Third in the
  * lock order; holders may sleep and allocate, but never call a client
  * and never wait for active references.
  */
@@ -46,18 +50,70 @@ static atomic_long_t cng_nodes_live = ATOMIC_LONG_INIT(0);
  * freed with its node, so after the last inode using it is gone: no two
  * live inodes share a number, and numbers stay small enough for 32-bit
  * stat() and getdents().
+ *
+ * A bitmap of the ids in use, grown by doubling, and a hint below which
+ * no id is free: an allocation mostly reads one word, a free clears one
+ * bit. Cheaper than an IDA, whose search of its tree of bitmaps under an
+ * irq-safe lock was the largest cost of a mkdir that tmpfs does not pay;
+ * as small (a bit or two per id, at the most ids ever live at once).
+ *
+ * cng_id_lock (taken with bottom halves off: ids are freed in softirq,
+ * from the RCU callback) protects the three; the map is replaced, never
+ * shrunk, and only by cng_id_alloc().
  */
-static DEFINE_IDA(cng_node_ida);
+static DEFINE_SPINLOCK(cng_id_lock);
+static unsigned long *cng_id_map;	/* bit n set: id n is in use */
+static unsigned int cng_id_bits;	/* bits in cng_id_map */
+static unsigned int cng_id_hint;	/* no free id below it */
 
-/* Item to directory node, for the exported calls that name an item. */
-static struct rhashtable cng_item_table;
+static int cng_id_alloc(void)
+{
+	unsigned long *map, *old;
+	unsigned int bits, id;
 
-static const struct rhashtable_params cng_item_params = {
-	.key_len		= sizeof(struct config_item *),
-	.key_offset		= offsetof(struct cng_node, item),
-	.head_offset		= offsetof(struct cng_node, hash),
-	.automatic_shrinking	= true,
-};
+	for (;;) {
+		spin_lock_bh(&cng_id_lock);
+		id = cng_id_map ? find_next_zero_bit(cng_id_map, cng_id_bits,
+						     cng_id_hint) : 0;
+		if (cng_id_map && id < cng_id_bits) {
+			__set_bit(id, cng_id_map);
+			cng_id_hint = id + 1;
+			spin_unlock_bh(&cng_id_lock);
+			return id;
+		}
+		bits = cng_id_bits;
+		spin_unlock_bh(&cng_id_lock);
+
+		if (bits >= INT_MAX / 2)
+			return -ENOSPC;
+		bits = max(2 * bits, 4096U);
+		map = kvcalloc(BITS_TO_LONGS(bits), sizeof(long), GFP_KERNEL);
+		if (!map)
+			return -ENOMEM;
+		spin_lock_bh(&cng_id_lock);
+		old = map;
+		if (bits > cng_id_bits) {
+			if (cng_id_map)
+				bitmap_copy(map, cng_id_map, cng_id_bits);
+			else
+				__set_bit(0, map);	/* the root's */
+			old = cng_id_map;
+			cng_id_map = map;
+			cng_id_bits = bits;
+		}
+		spin_unlock_bh(&cng_id_lock);
+		kvfree(old);
+	}
+}
+
+/* Context: any but hard irq. */
+static void cng_id_free(unsigned int id)
+{
+	spin_lock_bh(&cng_id_lock);
+	__clear_bit(id, cng_id_map);
+	cng_id_hint = min(cng_id_hint, id);
+	spin_unlock_bh(&cng_id_lock);
+}
 
 /* The parent of every subsystem, as in stock; never released. */
 struct config_group cng_root_group = {
@@ -73,7 +129,8 @@ struct cng_node cng_root_node = {
 	.type		= CNG_NODE_ROOT,
 	.state		= CNG_STATE_LIVE,
 	.flags		= CNG_NODE_GROUP | CNG_NODE_DEFAULT,
-	.children	= RB_ROOT,
+	.children	= LIST_HEAD_INIT(cng_root_node.children),
+	.sib		= LIST_HEAD_INIT(cng_root_node.sib),
 	.item		= &cng_root_group.cg_item,
 	.name		= "",
 	.rm_entry	= LIST_HEAD_INIT(cng_root_node.rm_entry),
@@ -82,6 +139,81 @@ struct cng_node cng_root_node = {
 bool cng_is_root_item(const struct config_item *item)
 {
 	return item == &cng_root_group.cg_item;
+}
+
+/* Children sort by this hash of their name (the dcache's, unsalted). */
+static u32 cng_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
+
+/**
+ * struct cng_name_key - what the name table is searched by
+ * @parent: the directory
+ * @name: the name in it
+ * @hash: cng_name_hash() of @name
+ */
+struct cng_name_key {
+	const struct cng_node	*parent;
+	const char		*name;
+	u32			hash;
+};
+
+static u32 cng_name_table_hash(const struct cng_node *parent, u32 hash,
+			       u32 seed)
+{
+	return jhash_2words(hash, hash_ptr(parent, 32), seed);
+}
+
+static u32 cng_name_key_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct cng_name_key *key = data;
+
+	return cng_name_table_hash(key->parent, key->hash, seed);
+}
+
+static u32 cng_name_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct cng_node *node = data;
+
+	return cng_name_table_hash(node->parent, node->name_hash, seed);
+}
+
+static int cng_name_obj_cmpfn(struct rhashtable_compare_arg *arg,
+			      const void *obj)
+{
+	const struct cng_name_key *key = arg->key;
+	const struct cng_node *node = obj;
+
+	return node->parent != key->parent || node->name_hash != key->hash ||
+	       strcmp(node->name, key->name);
+}
+
+/*
+ * Every linked node but the root, by parent and name: a lookup or a
+ * mkdir costs the same with ten siblings or a million. Changed under
+ * cng_tree_mutex; its own locks make lookups under RCU possible.
+ */
+static struct rhashtable cng_name_table;
+
+static const struct rhashtable_params cng_name_params = {
+	.key_len		= sizeof(struct cng_name_key),
+	.head_offset		= offsetof(struct cng_node, hnode),
+	.hashfn			= cng_name_key_hashfn,
+	.obj_hashfn		= cng_name_obj_hashfn,
+	.obj_cmpfn		= cng_name_obj_cmpfn,
+	.automatic_shrinking	= true,
+};
+
+/*
+ * A linked item's directory node lives in its ci_dentry, the field
+ * configfs.h reserves for configfs itself (stock keeps the item's dentry
+ * there; no client of 6.1 reads it). Set and cleared under the tree mutex
+ * with the node's link into the tree.
+ */
+static void cng_item_set_node(struct config_item *item, struct cng_node *node)
+{
+	item->ci_dentry = (struct dentry *)node;
 }
 
 /* What the extension holds, and the extension; the root's too. */
@@ -106,7 +238,7 @@ static void cng_node_free_rcu(struct rcu_head *rcu)
 	cng_node_ext_free(node->ext);
 	if (node->own_name)
 		kfree(node->name);
-	ida_free(&cng_node_ida, node->id);
+	cng_id_free(node->id);
 	kmem_cache_free(cng_node_cache, node);
 	atomic_long_dec(&cng_nodes_live);
 }
@@ -149,7 +281,8 @@ struct cng_node *cng_node_alloc(const char *name, struct config_item *item,
 		INIT_LIST_HEAD(&node->ext->incoming);
 		INIT_LIST_HEAD(&node->ext->in_link);
 	}
-	id = ida_alloc_min(&cng_node_ida, 1, GFP_KERNEL);
+	node->name_hash = cng_name_hash(node->name);
+	id = cng_id_alloc();
 	if (id < 0)
 		goto err_free_ext;
 	refcount_set(&node->ref, 1);
@@ -157,12 +290,12 @@ struct cng_node *cng_node_alloc(const char *name, struct config_item *item,
 	node->type = type;
 	node->state = CNG_STATE_NEW;
 	node->flags = flags;
-	node->children = RB_ROOT;
-	RB_CLEAR_NODE(&node->sib);
+	INIT_LIST_HEAD(&node->children);
+	INIT_LIST_HEAD(&node->sib);
 	INIT_LIST_HEAD(&node->rm_entry);
 	node->id = id;
 	node->item = item;
-	node->btime = ktime_get_coarse_real();
+	node->btime = ktime_get_real_seconds();
 	atomic_long_inc(&cng_nodes_live);
 	return node;
 
@@ -244,7 +377,9 @@ void cng_node_set_state_locked(struct cng_node *node,
 {
 	lockdep_assert_held(&cng_tree_mutex);
 	WRITE_ONCE(node->state, state);
-	wake_up_all(&cng_node_wq);
+	/* Its barrier pairs with the one of wait_event()'s queueing. */
+	if (wq_has_sleeper(&cng_node_wq))
+		wake_up_all(&cng_node_wq);
 }
 
 /**
@@ -270,56 +405,14 @@ void cng_node_wait_state(struct cng_node *node, enum cng_node_state from)
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name)
 {
-	struct rb_node *rb = parent->children.rb_node;
+	struct cng_name_key key = {
+		.parent	= parent,
+		.name	= name,
+		.hash	= cng_name_hash(name),
+	};
 
 	lockdep_assert_held(&cng_tree_mutex);
-	while (rb) {
-		struct cng_node *node = rb_entry(rb, struct cng_node, sib);
-		int cmp = strcmp(name, node->name);
-
-		if (cmp < 0)
-			rb = rb->rb_left;
-		else if (cmp > 0)
-			rb = rb->rb_right;
-		else
-			return node;
-	}
-	return NULL;
-}
-
-/**
- * cng_node_next_locked() - the first child whose name sorts after a name
- * @parent: the directory
- * @after: the name, or NULL for the first child
- *
- * Readdir resumes from a name, so it neither repeats nor skips an entry
- * when others come and go meanwhile.
- *
- * Context: cng_tree_mutex held.
- * Return: the child, uncounted, or NULL.
- */
-struct cng_node *cng_node_next_locked(struct cng_node *parent,
-				      const char *after)
-{
-	struct rb_node *rb = parent->children.rb_node;
-	struct cng_node *best = NULL;
-
-	lockdep_assert_held(&cng_tree_mutex);
-	if (!after) {
-		rb = rb_first(&parent->children);
-		return rb ? rb_entry(rb, struct cng_node, sib) : NULL;
-	}
-	while (rb) {
-		struct cng_node *node = rb_entry(rb, struct cng_node, sib);
-
-		if (strcmp(after, node->name) < 0) {
-			best = node;
-			rb = rb->rb_left;
-		} else {
-			rb = rb->rb_right;
-		}
-	}
-	return best;
+	return rhashtable_lookup_fast(&cng_name_table, &key, cng_name_params);
 }
 
 /**
@@ -327,42 +420,41 @@ struct cng_node *cng_node_next_locked(struct cng_node *parent,
  * @parent: the directory
  * @node: the node; the tree takes over the caller's reference
  *
+ * The node goes last in @parent's children, so readdir lists children
+ * in the order they came.
+ *
  * Context: cng_tree_mutex held.
- * Return: 0, -EEXIST if the name or the item is taken, or -ENOENT if
- * @parent is being removed.
+ * Return: 0, -EEXIST if the name or the item is taken, -ENOENT if
+ * @parent is being removed, or -ENOMEM.
  */
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 {
-	struct rb_node **link = &parent->children.rb_node;
-	struct rb_node *rb_parent = NULL;
+	struct cng_name_key key = {
+		.parent	= parent,
+		.name	= node->name,
+		.hash	= node->name_hash,
+	};
 	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
 	if (parent->state == CNG_STATE_DROPPING ||
 	    parent->state == CNG_STATE_DEAD)
 		return -ENOENT;
-	while (*link) {
-		struct cng_node *pos = rb_entry(*link, struct cng_node, sib);
-		int cmp = strcmp(node->name, pos->name);
-
-		rb_parent = *link;
-		if (cmp < 0)
-			link = &(*link)->rb_left;
-		else if (cmp > 0)
-			link = &(*link)->rb_right;
-		else
-			return -EEXIST;
+	/* An item has one directory. */
+	if (node->type == CNG_NODE_DIR && node->item->ci_dentry)
+		return -EEXIST;
+	/* The table hashes the node by its parent. */
+	node->parent = parent;
+	ret = rhashtable_lookup_insert_key(&cng_name_table, &key, &node->hnode,
+					   cng_name_params);
+	if (ret) {
+		node->parent = NULL;
+		return ret == -EEXIST ? -EEXIST : -ENOMEM;
 	}
-	if (node->type == CNG_NODE_DIR) {
-		ret = rhashtable_lookup_insert_fast(&cng_item_table,
-						    &node->hash,
-						    cng_item_params);
-		if (ret)
-			return ret == -EEXIST ? -EEXIST : ret;
-	}
-	rb_link_node(&node->sib, rb_parent, link);
-	rb_insert_color(&node->sib, &parent->children);
-	node->parent = cng_node_get(parent);
+	cng_node_get(parent);
+	if (node->type == CNG_NODE_DIR)
+		cng_item_set_node(node->item, node);
+	list_add_tail(&node->sib, &parent->children);
 	if (node->flags & CNG_NODE_USER)
 		parent->nr_user++;
 	if (node->type == CNG_NODE_DIR)
@@ -381,16 +473,15 @@ void cng_node_unlink_locked(struct cng_node *node)
 	struct cng_node *parent = node->parent;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	if (WARN_ON_ONCE(RB_EMPTY_NODE(&node->sib)))
+	if (WARN_ON_ONCE(list_empty(&node->sib)))
 		return;
-	rb_erase(&node->sib, &parent->children);
-	RB_CLEAR_NODE(&node->sib);
+	list_del_init(&node->sib);
+	rhashtable_remove_fast(&cng_name_table, &node->hnode, cng_name_params);
 	if (node->flags & CNG_NODE_USER)
 		parent->nr_user--;
 	if (node->type == CNG_NODE_DIR) {
 		parent->nr_subdirs--;
-		rhashtable_remove_fast(&cng_item_table, &node->hash,
-				       cng_item_params);
+		cng_item_set_node(node->item, NULL);
 	}
 	cng_node_set_state_locked(node, CNG_STATE_DEAD);
 }
@@ -407,8 +498,7 @@ struct cng_node *cng_node_from_item_locked(const struct config_item *item)
 	lockdep_assert_held(&cng_tree_mutex);
 	if (cng_is_root_item(item))
 		return &cng_root_node;
-	return rhashtable_lookup_fast(&cng_item_table, &item,
-				      cng_item_params);
+	return (struct cng_node *)item->ci_dentry;
 }
 
 /**
@@ -492,9 +582,9 @@ int cng_node_init(void)
 					   sizeof(struct cng_node), 0, 0, NULL);
 	if (!cng_node_cache)
 		return -ENOMEM;
-	cng_root_node.btime = ktime_get_coarse_real();
+	cng_root_node.btime = ktime_get_real_seconds();
 	config_group_init(&cng_root_group);
-	ret = rhashtable_init(&cng_item_table, &cng_item_params);
+	ret = rhashtable_init(&cng_name_table, &cng_name_params);
 	if (ret)
 		kmem_cache_destroy(cng_node_cache);
 	return ret;
@@ -507,8 +597,11 @@ void cng_node_exit(void)
 	/* Every subsystem is gone and nothing is mounted: a node left leaked. */
 	WARN(atomic_long_read(&cng_nodes_live), "configfs: %ld nodes leaked\n",
 	     atomic_long_read(&cng_nodes_live));
-	rhashtable_destroy(&cng_item_table);
-	ida_destroy(&cng_node_ida);
+	rhashtable_destroy(&cng_name_table);
+	kvfree(cng_id_map);
+	cng_id_map = NULL;
+	cng_id_bits = 0;
+	cng_id_hint = 0;
 	cng_node_ext_free(cng_root_node.ext);
 	cng_root_node.ext = NULL;
 	kmem_cache_destroy(cng_node_cache);

@@ -37,7 +37,8 @@ static int cng_register_locked_group(struct cng_node *parent,
 			  CNG_NODE_DEFAULT | CNG_NODE_GROUP);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
-	return cng_activate(node);
+	cng_node_put(node);
+	return 0;
 }
 
 /* The node of a registered group, counted, or NULL. */

@@ -9,6 +9,7 @@
 # Environment: TOP, BUILD, KIMG, KVER (from make); QUICK=1 for the reduced
 # set. Overrides: BENCH_ROUNDS, BENCH_NS, BENCH_MEM_N, BENCH_TREES_N,
 # BENCH_BUDGET (seconds of mkdir per items run before it stops early),
+# BENCH_PAIRED_ONLY=1 (only ours's paired runs: a change tried in minutes),
 # MODULE_KO (our module; a missing one is skipped), SAMPLES_DIR.
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
@@ -53,6 +54,7 @@ CHILDREN=4
 BUDGET=$budget
 SYSFS_N=1000
 SYSFS_FILE=/sys/kernel/uevent_seqnum
+PAIRED_ONLY=${BENCH_PAIRED_ONLY:-}
 EOF
 echo "bench/run-in-guest.sh $tmo" > "$out/bench.list"
 

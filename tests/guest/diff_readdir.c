@@ -2,7 +2,7 @@
 /*
  * Differences from stock in readdir (docs/differences.md #9): ours lists a
  * directory's attributes in the type's order, then its directories and
- * links sorted by name; stock lists newest first, so a user-made child
+ * links oldest first; stock lists newest first, so a user-made child
  * comes before the attributes made with its parent. A readdir interrupted
  * by creations and removals neither repeats nor skips a surviving entry
  * (on ours by design; stock's cursor happens to give the same).
@@ -88,7 +88,7 @@ static bool t_order(void)
 	static const char *const ours_words[] = {
 		"data", "store_ret", "show_ret", "name", "big", "wo", "bin_ret",
 		"link_ret", "blob", "blob_small", "blob_wo",
-		"a", "b", "c", "lz", "sub",
+		"sub", "c", "a", "lz", "b",
 	};
 	static const char *const stock_words[] = {
 		"b", "lz", "a", "c", "sub",
@@ -138,8 +138,9 @@ static int count_word(const char *names, const char *name)
 
 /*
  * Lists items/ three entries at a time. After two steps it removes the
- * last entry seen and the first not seen yet (by name), and makes three
- * (before, between and after the others by name); then reads to the end.
+ * last entry seen and the lowest-numbered one not seen yet, and makes
+ * three more (named before, between and after the others); then reads
+ * to the end.
  * Each of e00..e09 that survives must be seen exactly once.
  */
 static bool t_interrupted(void)
@@ -225,7 +226,7 @@ int main(void)
 
 	case_failed = false;
 	ok = t_order() && !case_failed;
-	printf("%sok 1 readdir_attrs_in_type_order_then_children_by_name",
+	printf("%sok 1 readdir_attrs_in_type_order_then_children_oldest_first",
 	       ok ? "" : "not ");
 	if (ok && on_stock())
 		printf(" # SKIP expected to differ on stock: %s", stock_saw);
