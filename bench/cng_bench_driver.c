@@ -31,6 +31,10 @@
  *   -f FILE     with paired: also open+read+close (cold, warm) and
  *               open+write+close of attribute -a in every item, each
  *               followed at once by open+read+close of FILE (sysfs)
+ *   -g FILE     with paired and -f: the reads again (cold, warm), each
+ *               followed by one of FILE, a sysfs attribute whose path is
+ *               as long as an item's attribute's (read_cold_deep,
+ *               read_warm_deep)
  *
  * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
  * per operation; "growth" is the median of the last W operations over the
@@ -68,6 +72,7 @@ struct cng_bench_opts {
 	const char *attr;
 	const char *ref;
 	const char *ref_file;
+	const char *deep_file;
 	unsigned int n;
 	unsigned int round;
 	unsigned int attrs;
@@ -628,12 +633,12 @@ static int cng_bench_pair_rmdir(unsigned int i, unsigned long long *t,
 
 /*
  * open+read+close (or write) of the attribute of every item, each followed
- * at once by open+read+close of the reference file (-f, a sysfs
+ * at once by open+read+close of the reference file @ref_file (a sysfs
  * attribute); cold: after drop_caches.
  */
 static int cng_bench_pair_rw(unsigned long long *t, unsigned long long *u,
 			     unsigned int n, const char *op, bool do_write,
-			     bool cold)
+			     bool cold, const char *ref_file)
 {
 	char path[CNG_BENCH_PATH_MAX];
 	unsigned int i;
@@ -643,7 +648,7 @@ static int cng_bench_pair_rw(unsigned long long *t, unsigned long long *u,
 	for (i = 0; i < n; i++) {
 		cng_bench_item_path(path, i, opts.attr);
 		if (cng_bench_rw_timed(path, do_write, &t[i]) ||
-		    cng_bench_rw_timed(opts.ref_file, false, &u[i]))
+		    cng_bench_rw_timed(ref_file, false, &u[i]))
 			return -1;
 	}
 	cng_bench_report_pair(op, t, u, n, false);
@@ -742,10 +747,18 @@ static int cng_bench_test_paired(unsigned long long *t)
 	cng_bench_row("made", NULL, n);
 	cng_bench_report_pair("mkdir", t, u, n, false);
 	if (opts.ref_file &&
-	    (cng_bench_pair_rw(t, u, n, "read_cold", false, true) ||
-	     cng_bench_pair_rw(t, u, n, "read_warm", false, false) ||
+	    (cng_bench_pair_rw(t, u, n, "read_cold", false, true,
+			       opts.ref_file) ||
+	     cng_bench_pair_rw(t, u, n, "read_warm", false, false,
+			       opts.ref_file) ||
 	     cng_bench_pair_read_at(t, u, n) ||
-	     cng_bench_pair_rw(t, u, n, "write", true, false)))
+	     cng_bench_pair_rw(t, u, n, "write", true, false, opts.ref_file)))
+		goto out_rmdir;
+	if (opts.ref_file && opts.deep_file &&
+	    (cng_bench_pair_rw(t, u, n, "read_cold_deep", false, true,
+			       opts.deep_file) ||
+	     cng_bench_pair_rw(t, u, n, "read_warm_deep", false, false,
+			       opts.deep_file)))
 		goto out_rmdir;
 	for (i = 0; i < n; i++)
 		if (cng_bench_pair_rmdir(i, t, u))
@@ -1063,7 +1076,7 @@ static int cng_bench_test_memory(unsigned long long *t, bool trees)
 static void cng_bench_usage(void)
 {
 	fprintf(stderr,
-		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] items|trees|memory|treemem|sysfs|paired DIR\n");
+		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] [-g FILE] items|trees|memory|treemem|sysfs|paired DIR\n");
 	exit(2);
 }
 
@@ -1071,7 +1084,7 @@ static void cng_bench_parse(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:g:")) != -1) {
 		switch (opt) {
 		case 'n':
 			opts.n = strtoul(optarg, NULL, 0);
@@ -1102,6 +1115,9 @@ static void cng_bench_parse(int argc, char **argv)
 			break;
 		case 'f':
 			opts.ref_file = optarg;
+			break;
+		case 'g':
+			opts.deep_file = optarg;
 			break;
 		default:
 			cng_bench_usage();

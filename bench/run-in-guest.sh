@@ -86,7 +86,7 @@ set_attrs() {
 }
 
 round() {
-	local sys="$1" r="$2" n a
+	local sys="$1" r="$2" n a deep
 	where "$sys"
 	if [ "$sys" = tmpfs ]; then
 		mkdir -p "$TMPFS"
@@ -114,8 +114,11 @@ round() {
 		mkdir -p "$PAIR"
 		mount -t tmpfs -o nr_inodes=0 none "$PAIR" && mkdir "$PAIR/items" ||
 			return 1
+		deep=
+		[ -r "$SYSFS_DEEP_FILE" ] && deep="-g $SYSFS_DEEP_FILE"
+		# shellcheck disable=SC2086
 		drive "$sys" "$r" -n "$n" -A 8 -p "$PAIR/items" -f "$SYSFS_FILE" \
-			paired "$items"
+			$deep paired "$items"
 		umount "$PAIR"
 		[ "$sys" = stock ] && break
 	done

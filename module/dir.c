@@ -457,8 +457,15 @@ again:
 
 /* Dentry operations: the dcache is a cache of the tree. */
 
+/*
+ * A dentry stays valid while its node is not DEAD. Its d_fsdata holds,
+ * as an integer, the cng_dead_gen at which that was last seen (0, as the
+ * dcache sets it: never); while no node has died since, the walk need
+ * not reach the node (a page of its own, for each component of a path).
+ */
 static int cng_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
+	unsigned long gen = cng_dead_gen_read();
 	struct inode *inode;
 	struct cng_node *node;
 
@@ -469,27 +476,20 @@ static int cng_d_revalidate(struct dentry *dentry, unsigned int flags)
 	inode = d_inode_rcu(dentry);
 	if (!inode)
 		return 0;
+	if ((unsigned long)READ_ONCE(dentry->d_fsdata) == gen)
+		return 1;
 	node = READ_ONCE(CNG_I(inode)->node);
 	if (!node)
 		return flags & LOOKUP_RCU ? -ECHILD : 0;
-	return READ_ONCE(node->state) != CNG_STATE_DEAD;
-}
-
-/* Negative dentries are never kept: the kernel may add a name any time. */
-static int cng_d_delete(const struct dentry *dentry)
-{
-	struct inode *inode = d_inode(dentry);
-	struct cng_node *node;
-
-	if (!inode)
-		return 1;
-	node = READ_ONCE(CNG_I(inode)->node);
-	return !node || READ_ONCE(node->state) == CNG_STATE_DEAD;
+	if (READ_ONCE(node->state) == CNG_STATE_DEAD)
+		return 0;
+	/* Racing writers store generations that were all current once. */
+	WRITE_ONCE(dentry->d_fsdata, (void *)gen);
+	return 1;
 }
 
 const struct dentry_operations cng_dentry_ops = {
 	.d_revalidate	= cng_d_revalidate,
-	.d_delete	= cng_d_delete,
 };
 
 /* Directory inode operations. */

@@ -28,7 +28,9 @@
  * @attr: a text attribute
  * @bin_attr: a binary attribute
  * @owner: the attribute's module, pinned while the file is open
- * @page: a text attribute's page: the show output or the store input
+ * @page: a text attribute's buffer of CNG_ATTR_SIZE bytes (stock's page):
+ *	  the show output or the store input; from kmalloc, whose per-CPU
+ *	  lists are cheaper than the page allocator for one-shot opens
  * @count: bytes of show output in @page
  * @needs_read_fill: the next read calls show
  * @read_in_progress: a binary file was read; writing it is refused
@@ -64,7 +66,7 @@ static int cng_attr_fill_read(struct cng_buffer *buffer)
 	ssize_t count;
 
 	if (!buffer->page)
-		buffer->page = (char *)get_zeroed_page(GFP_KERNEL);
+		buffer->page = kzalloc(CNG_ATTR_SIZE, GFP_KERNEL);
 	if (!buffer->page)
 		return -ENOMEM;
 
@@ -118,7 +120,7 @@ static ssize_t cng_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 
 	mutex_lock(&buffer->mutex);
 	if (!buffer->page)
-		buffer->page = (char *)__get_free_page(GFP_KERNEL);
+		buffer->page = kmalloc(CNG_ATTR_SIZE, GFP_KERNEL);
 	if (!buffer->page) {
 		ret = -ENOMEM;
 		goto out_unlock;
@@ -337,8 +339,7 @@ static int cng_attr_release(struct inode *inode, struct file *file)
 	struct cng_buffer *buffer = file->private_data;
 
 	module_put(buffer->owner);
-	if (buffer->page)
-		free_page((unsigned long)buffer->page);
+	kfree(buffer->page);
 	mutex_destroy(&buffer->mutex);
 	kfree(buffer);
 	return 0;

@@ -287,6 +287,14 @@ void cng_node_drain(struct cng_node *node);
 void cng_node_set_state_locked(struct cng_node *node,
 			       enum cng_node_state state);
 void cng_node_wait_state(struct cng_node *node, enum cng_node_state from);
+
+/**
+ * cng_dead_gen_read() - how many times a node has turned DEAD, plus one
+ *
+ * Context: any; lockless.
+ * Return: the generation; it changes after each node's state is DEAD.
+ */
+unsigned long cng_dead_gen_read(void);
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);

@@ -36,6 +36,20 @@ DEFINE_MUTEX(cng_tree_mutex);
  */
 DEFINE_MUTEX(cng_subsys_mutex);
 
+/*
+ * Bumped each time a node turns DEAD, after its state is written: a
+ * dentry validated at the current generation needs no look at its node
+ * (cng_d_revalidate()). Starts at 1 so that a new dentry (d_time 0) is
+ * checked once.
+ */
+static unsigned long cng_dead_gen = 1;
+
+unsigned long cng_dead_gen_read(void)
+{
+	/* Pairs with the barrier in cng_node_unlink_locked(). */
+	return smp_load_acquire(&cng_dead_gen);
+}
+
 /* Woken when a node's active count drains or its state changes. */
 static DECLARE_WAIT_QUEUE_HEAD(cng_node_wq);
 
@@ -484,6 +498,8 @@ void cng_node_unlink_locked(struct cng_node *node)
 		cng_item_set_node(node->item, NULL);
 	}
 	cng_node_set_state_locked(node, CNG_STATE_DEAD);
+	/* A reader that sees the new generation sees the node DEAD. */
+	smp_store_release(&cng_dead_gen, cng_dead_gen + 1);
 }
 
 /**

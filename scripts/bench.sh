@@ -54,6 +54,7 @@ CHILDREN=4
 BUDGET=$budget
 SYSFS_N=1000
 SYSFS_FILE=/sys/kernel/uevent_seqnum
+SYSFS_DEEP_FILE=/sys/devices/system/cpu/cpu0/topology/core_id
 PAIRED_ONLY=${BENCH_PAIRED_ONLY:-}
 EOF
 echo "bench/run-in-guest.sh $tmo" > "$out/bench.list"
