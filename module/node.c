@@ -11,6 +11,7 @@
 #include <linux/configfs.h>
 #include <linux/err.h>
 #include <linux/jhash.h>
+#include <linux/random.h>
 #include <linux/rhashtable.h>
 #include <linux/stringhash.h>
 #include <linux/sched.h>
@@ -155,10 +156,16 @@ bool cng_is_root_item(const struct config_item *item)
 	return item == &cng_root_group.cg_item;
 }
 
-/* Children sort by this hash of their name (the dcache's, unsalted). */
+/*
+ * The hash of a name for the name table: the dcache's, salted once per
+ * load so that nobody can choose names that fall in one chain (where the
+ * table would refuse the next insertion).
+ */
+static unsigned long cng_name_salt __ro_after_init;
+
 static u32 cng_name_hash(const char *name)
 {
-	return full_name_hash(NULL, name, strlen(name));
+	return full_name_hash((void *)cng_name_salt, name, strlen(name));
 }
 
 /**
@@ -599,6 +606,7 @@ int cng_node_init(void)
 	if (!cng_node_cache)
 		return -ENOMEM;
 	cng_root_node.btime = ktime_get_real_seconds();
+	cng_name_salt = get_random_long();
 	config_group_init(&cng_root_group);
 	ret = rhashtable_init(&cng_name_table, &cng_name_params);
 	if (ret)
