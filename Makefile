@@ -9,6 +9,7 @@
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-profile  where the time of a mkdir goes (function_graph)
+#   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads)
 #   make lint         the static checks alone
 #   make clean        back to the tree as cloned
 
@@ -90,6 +91,9 @@ bench: all
 bench-profile: all
 	scripts/bench-profile.sh
 
+bench-perf: all
+	scripts/bench-perf.sh
+
 lint: module
 	scripts/check.sh lint
 
@@ -102,4 +106,4 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples tool guest-progs run check guest \
-	check-debug bench bench-profile lint clean
+	check-debug bench bench-profile bench-perf lint clean

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Where the time goes, by sampling: perf record (cpu-clock, all CPUs,
+# call graphs) while user space makes PERF_OPS directories in a group
+# that already holds PERF_N, on each of PERF_SYSTEMS (ours, stock,
+# tmpfs); with PERF_READS=1 also while it reads a0 of PERF_N items
+# (warm, 3 times each) on ours and the same count of reads of a sysfs
+# file as deep (SYSFS_DEEP_FILE). The only test of the list that
+# scripts/bench-perf.sh boots; it prints "# LABEL SAMPLES SYMBOL" lines
+# that the script turns into differences between systems.
+#
+# Unlike function_graph (bench-profile), sampling adds no cost to the
+# calls it sees. Under TCG an interrupt lands between translated blocks,
+# so a sample after a long instruction (rep stos) or an irq-off section
+# is charged to what follows it: compare systems, not absolutes.
+set -u
+. /tests/bench/config
+
+CFS=/sys/kernel/config
+OURS=/lib/modules/cng/configfs.ko
+STOCK=/lib/modules/$(uname -r)/kernel/fs/configfs/configfs.ko
+CLIENT=/lib/modules/cng/cng_bench.ko
+READER=/tests/bin/cng_bench_reader
+TMPFS=/run/cng-perf
+DATA=/tmp/perf.data
+
+say() { echo "# $*"; }
+
+# load SYSTEM: SYSTEM's configfs mounted, with the benchmark client.
+load() {
+	unload || return 1
+	case $1 in
+	stock) insmod "$STOCK" || return 1 ;;
+	ours) insmod "$OURS" || return 1 ;;
+	esac
+	mount -t configfs none "$CFS" && insmod "$CLIENT"
+}
+
+unload() {
+	rmmod cng_bench 2>/dev/null
+	grep -q " $CFS configfs " /proc/mounts && { umount "$CFS" || return 1; }
+	if grep -q '^configfs ' /proc/modules; then
+		rmmod configfs || return 1
+	fi
+	return 0
+}
+
+# names FIRST COUNT: i<FIRST> .. i<FIRST+COUNT-1>, one a line.
+names() {
+	seq "$1" $(($1 + $2 - 1)) | sed 's/^/i/'
+}
+
+# record LABEL COMMAND...: sample COMMAND, print the symbols by samples.
+record() {
+	local label="$1"
+	shift
+	perf record -q -g -e cpu-clock -F 20000 -a -o "$DATA" -- "$@" \
+		2>/dev/null || return 1
+	perf report -i "$DATA" --stdio -n --no-children --sort sym -g none \
+		2>/dev/null | awk -v l="$label" \
+		'$1 ~ /%$/ && ($3 == "[k]" || $3 == "[.]") { print "#", l, $2, $4 }'
+	for f in $PERF_CALLERS; do
+		perf report -i "$DATA" --stdio --no-children --sort sym -S "$f" \
+			-g caller,0.5,callee,function,percent 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -40 |
+			sed "s/^/# callers $label $f /"
+	done
+}
+
+# mkdirs SYSTEM DIR: fill DIR with PERF_N, sample PERF_OPS more.
+mkdirs() {
+	(cd "$2" && names 100000 "$PERF_N" | xargs mkdir) || return 1
+	names 200000 "$PERF_OPS" > /tmp/names
+	echo 3 > /proc/sys/vm/drop_caches
+	(cd "$2" && record "$1-mkdir" xargs mkdir < /tmp/names) || return 1
+}
+
+echo 0 > /proc/sys/kernel/kptr_restrict
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+echo "KTAP version 1"
+echo "1..1"
+failed=0
+for sys in $PERF_SYSTEMS; do
+	case $sys in
+	tmpfs)
+		mkdir -p "$TMPFS" && mount -t tmpfs -o nr_inodes=0 none "$TMPFS" &&
+			mkdir "$TMPFS/items" && mkdirs tmpfs "$TMPFS/items" ||
+			failed=1
+		umount "$TMPFS"
+		;;
+	*)
+		items=$CFS/cng_bench/items
+		load "$sys" && mkdirs "$sys" "$items" || failed=1
+		if [ "$sys" = ours ] && [ -n "$PERF_READS" ]; then
+			# Warm first: the profile is of warm reads.
+			"$READER" "$items" 100000 "$PERF_N" 1 &&
+			record ours-read "$READER" "$items" 100000 \
+				"$PERF_N" 3 &&
+			"$READER" "$items" 100000 "$PERF_N" 1 \
+				"$SYSFS_DEEP_FILE" &&
+			record sysfs-read "$READER" "$items" 100000 \
+				"$PERF_N" 3 "$SYSFS_DEEP_FILE" || failed=1
+		fi
+		(cd "$items" && names 100000 "$PERF_N" | xargs rmdir &&
+			names 200000 "$PERF_OPS" | xargs rmdir) || failed=1
+		;;
+	esac
+done
+unload || failed=1
+[ "$failed" = 0 ] && echo "ok 1 perf" || echo "not ok 1 perf"
