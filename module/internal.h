@@ -279,7 +279,11 @@ void cng_node_put(struct cng_node *node);
  * Return: true if @node is LIVE (or being dropped but not yet
  * deactivated); then cng_node_put_active() must follow.
  */
-bool cng_node_get_active(struct cng_node *node);
+static inline bool cng_node_get_active(struct cng_node *node)
+{
+	return atomic_inc_unless_negative(&node->active);
+}
+
 void cng_node_put_active(struct cng_node *node);
 void cng_node_activate_locked(struct cng_node *node);
 void cng_node_deactivate_locked(struct cng_node *node);
@@ -288,13 +292,19 @@ void cng_node_set_state_locked(struct cng_node *node,
 			       enum cng_node_state state);
 void cng_node_wait_state(struct cng_node *node, enum cng_node_state from);
 
+extern unsigned long cng_dead_gen;
+
 /**
  * cng_dead_gen_read() - how many times a node has turned DEAD, plus one
  *
  * Context: any; lockless.
  * Return: the generation; it changes after each node's state is DEAD.
  */
-unsigned long cng_dead_gen_read(void);
+static inline unsigned long cng_dead_gen_read(void)
+{
+	/* Pairs with the release in cng_node_unlink_locked(). */
+	return smp_load_acquire(&cng_dead_gen);
+}
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);

@@ -40,16 +40,10 @@ DEFINE_MUTEX(cng_subsys_mutex);
 /*
  * Bumped each time a node turns DEAD, after its state is written: a
  * dentry validated at the current generation needs no look at its node
- * (cng_d_revalidate()). Starts at 1 so that a new dentry (d_time 0) is
- * checked once.
+ * (cng_d_revalidate()). Starts at 1 so that a new dentry (d_fsdata 0) is
+ * checked once. Written under cng_tree_mutex, read locklessly.
  */
-static unsigned long cng_dead_gen = 1;
-
-unsigned long cng_dead_gen_read(void)
-{
-	/* Pairs with the barrier in cng_node_unlink_locked(). */
-	return smp_load_acquire(&cng_dead_gen);
-}
+unsigned long cng_dead_gen = 1;
 
 /* Woken when a node's active count drains or its state changes. */
 static DECLARE_WAIT_QUEUE_HEAD(cng_node_wq);
@@ -350,11 +344,6 @@ void cng_node_put(struct cng_node *node)
 		call_rcu(&node->rcu, cng_node_free_rcu);
 		node = parent;
 	}
-}
-
-bool cng_node_get_active(struct cng_node *node)
-{
-	return atomic_inc_unless_negative(&node->active);
 }
 
 void cng_node_put_active(struct cng_node *node)
