@@ -305,6 +305,7 @@ static inline unsigned long cng_dead_gen_read(void)
 	/* Pairs with the release in cng_node_unlink_locked(). */
 	return smp_load_acquire(&cng_dead_gen);
 }
+
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
