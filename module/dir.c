@@ -19,8 +19,9 @@
 
 /**
  * struct cng_dir_cursor - where readdir of one open directory stands
- * @mark: a node of type CNG_NODE_CURSOR in the directory's children,
- *	  just after the last child returned; tree mutex
+ * @mark: a node of type CNG_NODE_CURSOR in the directory's children:
+ *	  just before the child being returned, then just after it; tree
+ *	  mutex
  * @pos: the f_pos just after that child was returned
  * @valid: @mark is among the children and @pos is set
  * @next: scratch copy of the entry being returned
@@ -823,6 +824,13 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		strscpy(cur->next, node->name, sizeof(cur->next));
 		ino = cng_node_ino(node, 0);
 		dtype = node->type == CNG_NODE_LINK ? DT_LNK : DT_DIR;
+		/* Just before it: where to go on if it cannot be returned. */
+		if (cur->valid)
+			list_move_tail(&cur->mark.sib, &node->sib);
+		else
+			list_add_tail(&cur->mark.sib, &node->sib);
+		cur->valid = true;
+		cur->pos = ctx->pos;
 		cng_node_get(node);
 		mutex_unlock(&cng_tree_mutex);
 
@@ -832,15 +840,10 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		}
 		ctx->pos++;
 
-		/* Past it; if it went meanwhile, the mark is past it already. */
+		/* Past it; if it went meanwhile, the mark is where it was. */
 		mutex_lock(&cng_tree_mutex);
-		if (node->state != CNG_STATE_DEAD) {
-			if (cur->valid)
-				list_move(&cur->mark.sib, &node->sib);
-			else
-				list_add(&cur->mark.sib, &node->sib);
-			cur->valid = true;
-		}
+		if (node->state != CNG_STATE_DEAD)
+			list_move(&cur->mark.sib, &node->sib);
 		cur->pos = ctx->pos;
 		mutex_unlock(&cng_tree_mutex);
 		cng_node_put(node);

@@ -218,6 +218,11 @@ static const struct rhashtable_params cng_name_params = {
 	.obj_hashfn		= cng_name_obj_hashfn,
 	.obj_cmpfn		= cng_name_obj_cmpfn,
 	.automatic_shrinking	= true,
+	/*
+	 * 8 kB of buckets at least: the first thousand mkdirs would
+	 * otherwise grow it through eight rehashes.
+	 */
+	.min_size		= 1024,
 };
 
 /*
