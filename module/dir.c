@@ -501,9 +501,10 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 	struct cng_node *parent = CNG_I(dir)->node;
 	const char *name = dentry->d_name.name;
 	struct inode *inode = NULL;
-	struct cng_node *node;
+	struct cng_node *node = NULL;
 	unsigned int kind = 0, slot = 0;
 	const void *attr = NULL;
+	u32 hash;
 
 	if (dentry->d_name.len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
@@ -511,13 +512,16 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 	if (!cng_node_get_active(parent))
 		return ERR_PTR(-ENOENT);
 
-	mutex_lock(&cng_tree_mutex);
-	node = cng_node_find_locked(parent, name);
-	if (node && cng_node_visible(node))
-		cng_node_get(node);
-	else
-		node = NULL;
-	mutex_unlock(&cng_tree_mutex);
+	hash = cng_name_hash(name, dentry->d_name.len);
+	if (!cng_node_absent(parent, hash)) {
+		mutex_lock(&cng_tree_mutex);
+		node = cng_node_find_locked(parent, name, hash);
+		if (node && cng_node_visible(node))
+			cng_node_get(node);
+		else
+			node = NULL;
+		mutex_unlock(&cng_tree_mutex);
+	}
 
 	if (node) {
 		inode = cng_inode_get(dir->i_sb, node,

@@ -306,8 +306,10 @@ static inline unsigned long cng_dead_gen_read(void)
 	return smp_load_acquire(&cng_dead_gen);
 }
 
+u32 cng_name_hash(const char *name, unsigned int len);
+bool cng_node_absent(const struct cng_node *parent, u32 hash);
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
-				      const char *name);
+				      const char *name, u32 hash);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
 void cng_node_unlink_locked(struct cng_node *node);
 struct cng_node *cng_node_from_item_locked(const struct config_item *item);

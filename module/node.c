@@ -150,16 +150,24 @@ bool cng_is_root_item(const struct config_item *item)
 	return item == &cng_root_group.cg_item;
 }
 
-/*
- * The hash of a name for the name table: the dcache's, salted once per
- * load so that nobody can choose names that fall in one chain (where the
- * table would refuse the next insertion).
- */
+/* The salt of cng_name_hash(): random, drawn at load. */
 static unsigned long cng_name_salt __ro_after_init;
 
-static u32 cng_name_hash(const char *name)
+/**
+ * cng_name_hash() - the hash of a name for the name table
+ * @name: the name
+ * @len: its length
+ *
+ * The dcache's hash, salted once per load so that nobody can choose names
+ * that fall in one chain (where the table would refuse the next
+ * insertion).
+ *
+ * Context: any.
+ * Return: the hash.
+ */
+u32 cng_name_hash(const char *name, unsigned int len)
 {
-	return full_name_hash((void *)cng_name_salt, name, strlen(name));
+	return full_name_hash((void *)cng_name_salt, name, len);
 }
 
 /**
@@ -205,6 +213,20 @@ static int cng_name_obj_cmpfn(struct rhashtable_compare_arg *arg,
 }
 
 /*
+ * The same without the name, which may be the client's and freed once
+ * the node is unlinked: safe under RCU alone (nodes are freed after a
+ * grace period), and false positives only on a hash collision.
+ */
+static int cng_name_obj_cmpfn_rcu(struct rhashtable_compare_arg *arg,
+				  const void *obj)
+{
+	const struct cng_name_key *key = arg->key;
+	const struct cng_node *node = obj;
+
+	return node->parent != key->parent || node->name_hash != key->hash;
+}
+
+/*
  * Every linked node but the root, by parent and name: a lookup or a
  * mkdir costs the same with ten siblings or a million. Changed under
  * cng_tree_mutex; its own locks make lookups under RCU possible.
@@ -223,6 +245,15 @@ static const struct rhashtable_params cng_name_params = {
 	 * otherwise grow it through eight rehashes.
 	 */
 	.min_size		= 1024,
+};
+
+/* For lookups under RCU alone: hashing as above, comparing no name. */
+static const struct rhashtable_params cng_name_params_rcu = {
+	.key_len		= sizeof(struct cng_name_key),
+	.head_offset		= offsetof(struct cng_node, hnode),
+	.hashfn			= cng_name_key_hashfn,
+	.obj_hashfn		= cng_name_obj_hashfn,
+	.obj_cmpfn		= cng_name_obj_cmpfn_rcu,
 };
 
 /*
@@ -301,7 +332,7 @@ struct cng_node *cng_node_alloc(const char *name, struct config_item *item,
 		INIT_LIST_HEAD(&node->ext->incoming);
 		INIT_LIST_HEAD(&node->ext->in_link);
 	}
-	node->name_hash = cng_name_hash(node->name);
+	node->name_hash = cng_name_hash(node->name, strlen(node->name));
 	id = cng_id_alloc();
 	if (id < 0)
 		goto err_free_ext;
@@ -410,20 +441,48 @@ void cng_node_wait_state(struct cng_node *node, enum cng_node_state from)
 }
 
 /**
+ * cng_node_absent() - whether a directory surely has no child of a name
+ * @parent: the directory
+ * @hash: cng_name_hash() of the name
+ *
+ * Without the tree mutex: a lookup of a name that is not there (every
+ * mkdir's) takes no lock of ours. The answer may be stale as soon as it
+ * is given, as a locked one may be once the mutex is dropped.
+ *
+ * Context: any; lockless (RCU).
+ * Return: true if no linked child's name has @hash; false if one may.
+ */
+bool cng_node_absent(const struct cng_node *parent, u32 hash)
+{
+	struct cng_name_key key = {
+		.parent	= parent,
+		.hash	= hash,
+	};
+	bool absent;
+
+	rcu_read_lock();
+	absent = !rhashtable_lookup(&cng_name_table, &key,
+				    cng_name_params_rcu);
+	rcu_read_unlock();
+	return absent;
+}
+
+/**
  * cng_node_find_locked() - look a child up by name
  * @parent: the directory
  * @name: the name
+ * @hash: cng_name_hash() of @name
  *
  * Context: cng_tree_mutex held.
  * Return: the child in whatever state, uncounted, or NULL.
  */
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
-				      const char *name)
+				      const char *name, u32 hash)
 {
 	struct cng_name_key key = {
 		.parent	= parent,
 		.name	= name,
-		.hash	= cng_name_hash(name),
+		.hash	= hash,
 	};
 
 	lockdep_assert_held(&cng_tree_mutex);
@@ -464,6 +523,12 @@ int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 					   cng_name_params);
 	if (ret) {
 		node->parent = NULL;
+		/*
+		 * Else the table could not grow (ENOMEM), or found a chain
+		 * too long (EBUSY): with a random salt, only a flood of hash
+		 * collisions does that, and mkdir has no better errno for
+		 * "no room" than the one of a full table.
+		 */
 		return ret == -EEXIST ? -EEXIST : -ENOMEM;
 	}
 	cng_node_get(parent);
