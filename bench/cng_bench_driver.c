@@ -586,43 +586,24 @@ static void cng_bench_report_pair(const char *op, const unsigned long long *t,
 		      0);
 }
 
-/* mkdir of pair i, ours then the reference; the times go to t and u. */
-static int cng_bench_pair_mkdir(unsigned int i, unsigned long long *t,
-				unsigned long long *u)
-{
-	char path[CNG_BENCH_PATH_MAX];
-	unsigned long long t0;
-	int side;
-
-	for (side = 0; side < 2; side++) {
-		cng_bench_path(path, side ? opts.ref : opts.dir, i, NULL);
-		t0 = cng_bench_now();
-		if (mkdir(path, 0755)) {
-			cng_bench_fail("mkdir %s", path);
-			return -1;
-		}
-		(side ? u : t)[i] = cng_bench_now() - t0;
-	}
-	return 0;
-}
-
 /*
- * rmdir of pair i on both sides; the times go to t and u when given. A
- * side that is not there (ENOENT) is no error: cleanup after a failed
- * mkdir of either side goes through here.
+ * mkdir (@make) or rmdir of pair i, ours then the reference; the times go
+ * to t and u when given. For rmdir a side that is not there (ENOENT) is
+ * no error: cleanup after a failed mkdir of either side goes through here.
  */
-static int cng_bench_pair_rmdir(unsigned int i, unsigned long long *t,
-				unsigned long long *u)
+static int cng_bench_pair_dirop(unsigned int i, bool make,
+				unsigned long long *t, unsigned long long *u)
 {
 	char path[CNG_BENCH_PATH_MAX];
 	unsigned long long t0;
-	int side;
+	int side, ret;
 
 	for (side = 0; side < 2; side++) {
 		cng_bench_path(path, side ? opts.ref : opts.dir, i, NULL);
 		t0 = cng_bench_now();
-		if (rmdir(path) && errno != ENOENT) {
-			cng_bench_fail("rmdir %s", path);
+		ret = make ? mkdir(path, 0755) : rmdir(path);
+		if (ret && (make || errno != ENOENT)) {
+			cng_bench_fail("%s %s", make ? "mkdir" : "rmdir", path);
 			return -1;
 		}
 		if (t)
@@ -741,8 +722,16 @@ static int cng_bench_test_paired(unsigned long long *t)
 		cng_bench_fail("calloc");
 		return -1;
 	}
+	/*
+	 * Both sides start with no dentry cached for the names made: the
+	 * reference is a fresh tmpfs, while DIR keeps the negative dentries
+	 * of the same names removed by earlier runs.
+	 */
+	n = 0;
+	if (cng_bench_drop_caches())
+		goto out_rmdir;
 	for (n = 0; n < opts.n; n++)
-		if (cng_bench_pair_mkdir(n, t, u))
+		if (cng_bench_pair_dirop(n, true, t, u))
 			goto out_rmdir;
 	cng_bench_row("made", NULL, n);
 	cng_bench_report_pair("mkdir", t, u, n, false);
@@ -761,7 +750,7 @@ static int cng_bench_test_paired(unsigned long long *t)
 			       opts.deep_file)))
 		goto out_rmdir;
 	for (i = 0; i < n; i++)
-		if (cng_bench_pair_rmdir(i, t, u))
+		if (cng_bench_pair_dirop(i, false, t, u))
 			goto out_rmdir;
 	cng_bench_report_pair("rmdir", t, u, n, true);
 	free(u);
@@ -770,7 +759,7 @@ static int cng_bench_test_paired(unsigned long long *t)
 out_rmdir:
 	/* Pair n too: a failed mkdir may have made its first side. */
 	for (i = 0; i <= n && i < opts.n; i++)
-		cng_bench_pair_rmdir(i, NULL, NULL);
+		cng_bench_pair_dirop(i, false, NULL, NULL);
 	free(u);
 	return -1;
 }

@@ -16,40 +16,11 @@
 # is charged to what follows it: compare systems, not absolutes.
 set -u
 . /tests/bench/config
+. /tests/bench/lib.sh
 
-CFS=/sys/kernel/config
-OURS=/lib/modules/cng/configfs.ko
-STOCK=/lib/modules/$(uname -r)/kernel/fs/configfs/configfs.ko
-CLIENT=/lib/modules/cng/cng_bench.ko
 READER=/tests/bin/cng_bench_reader
 TMPFS=/run/cng-perf
 DATA=/tmp/perf.data
-
-say() { echo "# $*"; }
-
-# load SYSTEM: SYSTEM's configfs mounted, with the benchmark client.
-load() {
-	unload || return 1
-	case $1 in
-	stock) insmod "$STOCK" || return 1 ;;
-	ours) insmod "$OURS" || return 1 ;;
-	esac
-	mount -t configfs none "$CFS" && insmod "$CLIENT"
-}
-
-unload() {
-	rmmod cng_bench 2>/dev/null
-	grep -q " $CFS configfs " /proc/mounts && { umount "$CFS" || return 1; }
-	if grep -q '^configfs ' /proc/modules; then
-		rmmod configfs || return 1
-	fi
-	return 0
-}
-
-# names FIRST COUNT: i<FIRST> .. i<FIRST+COUNT-1>, one a line.
-names() {
-	seq "$1" $(($1 + $2 - 1)) | sed 's/^/i/'
-}
 
 # record LABEL COMMAND...: sample COMMAND, print the symbols by samples.
 record() {

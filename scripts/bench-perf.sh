@@ -37,6 +37,7 @@ CFG
 	echo "dir /tests/bench"
 	echo "file /tests/bench/config $out/config 0644"
 	echo "file /tests/bench/perf-in-guest.sh $TOP/bench/perf-in-guest.sh 0755"
+	echo "file /tests/bench/lib.sh $TOP/bench/lib.sh 0644"
 	echo "file /tests/bin/cng_bench_reader $out/cng_bench_reader 0755"
 	echo "file /usr/bin/perf $perf 0755"
 	# perf is dynamic: its loader and libraries, where it looks for them.

@@ -24,6 +24,7 @@ cat > "$out/initramfs.list" <<LIST
 dir /tests/bench
 file /tests/bench/config $out/config 0644
 file /tests/bench/profile-in-guest.sh $TOP/bench/profile-in-guest.sh 0755
+file /tests/bench/lib.sh $TOP/bench/lib.sh 0644
 LIST
 echo "bench/profile-in-guest.sh 3600" > "$out/profile.list"
 
