@@ -11,12 +11,21 @@
  *
  * Both parameters may change between two mkdirs: each item keeps the
  * attribute count it was made with, each tree its children.
+ *
+ * With sysfs_items=M, the load also makes the sysfs twin of the items
+ * group, the reference of attribute reads: M kobjects with $attrs
+ * attributes each, at the same depth as an item's attribute (the twin
+ * stands where configfs is mounted) and with the same show and store:
+ *
+ *   /sys/kernel/cng_bench_twin/cng_bench/items/i000000 .. i<M-1>  (a0 ..)
  */
 #include <linux/configfs.h>
 #include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 
 #define CNG_BENCH_MAX_ATTRS	64
 #define CNG_BENCH_MAX_CHILDREN	16
@@ -28,6 +37,10 @@ MODULE_PARM_DESC(attrs, "Attributes of each new item (0-64, default 8)");
 static unsigned int children = 4;
 module_param(children, uint, 0644);
 MODULE_PARM_DESC(children, "Default child groups of each new tree (0-16, default 4)");
+
+static unsigned int sysfs_items;
+module_param(sysfs_items, uint, 0444);
+MODULE_PARM_DESC(sysfs_items, "Items of the sysfs twin made at load (default 0: no twin)");
 
 struct cng_bench_item {
 	struct config_item item;
@@ -249,11 +262,146 @@ static void cng_bench_init_types(void)
 	}
 }
 
+/*
+ * The sysfs twin: what sysfs costs for the same tree, named and shown as
+ * the configfs items are. Made at load, removed at unload; nothing else
+ * changes it.
+ */
+struct cng_bench_twin {
+	struct kobject kobj;
+	unsigned long value;
+};
+
+static struct kobject *cng_bench_twin_dirs[3];	/* the path down to items */
+static struct cng_bench_twin **cng_bench_twins;
+static unsigned int cng_bench_nr_twins;
+
+static ssize_t cng_bench_twin_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct cng_bench_twin *twin = container_of(kobj, struct cng_bench_twin,
+						   kobj);
+
+	return sprintf(buf, "%lu\n", READ_ONCE(twin->value));
+}
+
+static ssize_t cng_bench_twin_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct cng_bench_twin *twin = container_of(kobj, struct cng_bench_twin,
+						   kobj);
+	unsigned long value;
+	int ret;
+
+	ret = kstrtoul(buf, 0, &value);
+	if (ret)
+		return ret;
+	WRITE_ONCE(twin->value, value);
+	return count;
+}
+
+static struct kobj_attribute cng_bench_twin_attrs[CNG_BENCH_MAX_ATTRS];
+static struct attribute *cng_bench_twin_attr_ptrs[CNG_BENCH_MAX_ATTRS + 1];
+static struct attribute_group cng_bench_twin_group;
+static const struct attribute_group *cng_bench_twin_groups[] = {
+	&cng_bench_twin_group,
+	NULL,
+};
+
+static void cng_bench_twin_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct cng_bench_twin, kobj));
+}
+
+static const struct kobj_type cng_bench_twin_ktype = {
+	.release	= cng_bench_twin_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= cng_bench_twin_groups,
+};
+
+static void cng_bench_twin_remove(void)
+{
+	int i;
+
+	while (cng_bench_nr_twins)
+		kobject_put(&cng_bench_twins[--cng_bench_nr_twins]->kobj);
+	kvfree(cng_bench_twins);
+	cng_bench_twins = NULL;
+	for (i = ARRAY_SIZE(cng_bench_twin_dirs) - 1; i >= 0; i--) {
+		kobject_put(cng_bench_twin_dirs[i]);
+		cng_bench_twin_dirs[i] = NULL;
+	}
+}
+
+/* The first @nr_attrs attributes, a0 first, as the item type of @nr_attrs. */
+static int cng_bench_twin_make(unsigned int nr, unsigned int nr_attrs)
+{
+	static const char * const dirs[] = { "cng_bench_twin", "cng_bench",
+					     "items" };
+	struct kobject *parent = kernel_kobj;
+	struct cng_bench_twin *twin;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < nr_attrs; i++) {
+		sysfs_attr_init(&cng_bench_twin_attrs[i].attr);
+		cng_bench_twin_attrs[i].attr.name = cng_bench_attr_names[i];
+		cng_bench_twin_attrs[i].attr.mode = 0644;
+		cng_bench_twin_attrs[i].show = cng_bench_twin_show;
+		cng_bench_twin_attrs[i].store = cng_bench_twin_store;
+		cng_bench_twin_attr_ptrs[i] = &cng_bench_twin_attrs[i].attr;
+	}
+	cng_bench_twin_group.attrs = cng_bench_twin_attr_ptrs;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		cng_bench_twin_dirs[i] = kobject_create_and_add(dirs[i], parent);
+		if (!cng_bench_twin_dirs[i]) {
+			ret = -ENOMEM;
+			goto err_remove;
+		}
+		parent = cng_bench_twin_dirs[i];
+	}
+	cng_bench_twins = kvcalloc(nr, sizeof(*cng_bench_twins), GFP_KERNEL);
+	if (!cng_bench_twins) {
+		ret = -ENOMEM;
+		goto err_remove;
+	}
+	for (i = 0; i < nr; i++) {
+		twin = kzalloc(sizeof(*twin), GFP_KERNEL);
+		if (!twin) {
+			ret = -ENOMEM;
+			goto err_remove;
+		}
+		ret = kobject_init_and_add(&twin->kobj, &cng_bench_twin_ktype,
+					   parent, "i%06u", i);
+		if (ret) {
+			kobject_put(&twin->kobj);
+			goto err_remove;
+		}
+		cng_bench_twins[cng_bench_nr_twins++] = twin;
+		cond_resched();
+	}
+	return 0;
+
+err_remove:
+	cng_bench_twin_remove();
+	return ret;
+}
+
 static int __init cng_bench_init(void)
 {
 	struct config_group *root = &cng_bench_subsys.su_group;
+	int ret;
 
 	cng_bench_init_types();
+	if (sysfs_items) {
+		ret = cng_bench_twin_make(sysfs_items,
+					  min_t(unsigned int, attrs,
+						CNG_BENCH_MAX_ATTRS));
+		if (ret)
+			return ret;
+	}
 	config_group_init(root);
 	mutex_init(&cng_bench_subsys.su_mutex);
 	config_group_init_type_name(&cng_bench_items_group, "items",
@@ -262,12 +410,16 @@ static int __init cng_bench_init(void)
 	config_group_init_type_name(&cng_bench_trees_group, "trees",
 				    &cng_bench_trees_type);
 	configfs_add_default_group(&cng_bench_trees_group, root);
-	return configfs_register_subsystem(&cng_bench_subsys);
+	ret = configfs_register_subsystem(&cng_bench_subsys);
+	if (ret)
+		cng_bench_twin_remove();
+	return ret;
 }
 
 static void __exit cng_bench_exit(void)
 {
 	configfs_unregister_subsystem(&cng_bench_subsys);
+	cng_bench_twin_remove();
 }
 
 module_init(cng_bench_init);
