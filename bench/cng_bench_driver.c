@@ -35,6 +35,12 @@
  *               followed by one of FILE, a sysfs attribute whose path is
  *               as long as an item's attribute's (read_cold_deep,
  *               read_warm_deep)
+ *   -w DIR      with paired and -f: the reads and the write again
+ *               (read_cold_twin, read_warm_twin, write_twin), item i's
+ *               each followed by one of the same attribute of
+ *               DIR/i<i mod M>, the sysfs twin of the items (cng_bench's
+ *               sysfs_items): the same tree and depth on sysfs
+ *   -m M        the twin's items (default 1000)
  *
  * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
  * per operation; "growth" is the median of the last W operations over the
@@ -73,6 +79,8 @@ struct cng_bench_opts {
 	const char *ref;
 	const char *ref_file;
 	const char *deep_file;
+	const char *twin_dir;
+	unsigned int twins;
 	unsigned int n;
 	unsigned int round;
 	unsigned int attrs;
@@ -99,6 +107,7 @@ static struct cng_bench_opts opts = {
 	.attr = "a0",
 	.n = 1000,
 	.round = 1,
+	.twins = 1000,
 };
 
 /* Objects made so far, for the cleanup after a failure. */
@@ -614,22 +623,27 @@ static int cng_bench_pair_dirop(unsigned int i, bool make,
 
 /*
  * open+read+close (or write) of the attribute of every item, each followed
- * at once by open+read+close of the reference file @ref_file (a sysfs
- * attribute); cold: after drop_caches.
+ * at once by the reference: open+read+close of the file @ref_file (a
+ * sysfs attribute), or with @ref_file NULL the same operation on the same
+ * attribute of the sysfs twin's item i mod M; cold: after drop_caches.
  */
 static int cng_bench_pair_rw(unsigned long long *t, unsigned long long *u,
 			     unsigned int n, const char *op, bool do_write,
 			     bool cold, const char *ref_file)
 {
-	char path[CNG_BENCH_PATH_MAX];
+	char path[CNG_BENCH_PATH_MAX], ref[CNG_BENCH_PATH_MAX];
 	unsigned int i;
 
 	if (cold && cng_bench_drop_caches())
 		return -1;
 	for (i = 0; i < n; i++) {
 		cng_bench_item_path(path, i, opts.attr);
+		if (!ref_file)
+			cng_bench_path(ref, opts.twin_dir, i % opts.twins,
+				       opts.attr);
 		if (cng_bench_rw_timed(path, do_write, &t[i]) ||
-		    cng_bench_rw_timed(ref_file, false, &u[i]))
+		    cng_bench_rw_timed(ref_file ? ref_file : ref,
+				       do_write && !ref_file, &u[i]))
 			return -1;
 	}
 	cng_bench_report_pair(op, t, u, n, false);
@@ -748,6 +762,11 @@ static int cng_bench_test_paired(unsigned long long *t)
 			       opts.deep_file) ||
 	     cng_bench_pair_rw(t, u, n, "read_warm_deep", false, false,
 			       opts.deep_file)))
+		goto out_rmdir;
+	if (opts.ref_file && opts.twin_dir &&
+	    (cng_bench_pair_rw(t, u, n, "read_cold_twin", false, true, NULL) ||
+	     cng_bench_pair_rw(t, u, n, "read_warm_twin", false, false, NULL) ||
+	     cng_bench_pair_rw(t, u, n, "write_twin", true, false, NULL)))
 		goto out_rmdir;
 	for (i = 0; i < n; i++)
 		if (cng_bench_pair_dirop(i, false, t, u))
@@ -1065,7 +1084,7 @@ static int cng_bench_test_memory(unsigned long long *t, bool trees)
 static void cng_bench_usage(void)
 {
 	fprintf(stderr,
-		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] [-g FILE] items|trees|memory|treemem|sysfs|paired DIR\n");
+		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] [-g FILE] [-w DIR] [-m M] items|trees|memory|treemem|sysfs|paired DIR\n");
 	exit(2);
 }
 
@@ -1073,7 +1092,7 @@ static void cng_bench_parse(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:g:w:m:")) != -1) {
 		switch (opt) {
 		case 'n':
 			opts.n = strtoul(optarg, NULL, 0);
@@ -1108,11 +1127,17 @@ static void cng_bench_parse(int argc, char **argv)
 		case 'g':
 			opts.deep_file = optarg;
 			break;
+		case 'w':
+			opts.twin_dir = optarg;
+			break;
+		case 'm':
+			opts.twins = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			cng_bench_usage();
 		}
 	}
-	if (argc - optind != 2 || !opts.n)
+	if (argc - optind != 2 || !opts.n || !opts.twins)
 		cng_bench_usage();
 	opts.test = argv[optind];
 	opts.dir = argv[optind + 1];

@@ -13,6 +13,8 @@
 #   /sys/kernel/config/cng_bench/trees/i000000 .. (c0 .. c<C-1>)
 #   /run/cng-bench/items, /run/cng-bench/trees   the same, on tmpfs
 #   /run/cng-pair/items    bare directories made in step with ours's items
+#   /sys/kernel/cng_bench_twin/cng_bench/items/i000000 .. i<TWIN_N-1>
+#                          the sysfs twin of the items (made at client load)
 #
 # Prints KTAP, one case per system; each figure is a "# csv: ROW ;" line
 # (see bench/README.md): the end mark lets scripts/bench.sh mend a line
@@ -25,6 +27,7 @@ DRV=/tests/bin/cng_bench_driver
 PARAMS=/sys/module/cng_bench/parameters
 TMPFS=/run/cng-bench
 PAIR=/run/cng-pair
+TWIN=/sys/kernel/cng_bench_twin/cng_bench/items
 OUT=/tmp/cng-bench.out
 ERR=/tmp/cng-bench.err
 
@@ -93,6 +96,7 @@ round() {
 			return 1
 		deep=
 		[ -r "$SYSFS_DEEP_FILE" ] && deep="-g $SYSFS_DEEP_FILE"
+		[ -d "$TWIN" ] && deep="$deep -w $TWIN -m $TWIN_N"
 		# shellcheck disable=SC2086
 		drive "$sys" "$r" -n "$n" -A 8 -p "$PAIR/items" -f "$SYSFS_FILE" \
 			$deep paired "$items"
@@ -137,7 +141,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 		if [ "$sys" = ours ] && [ -n "$skip_ours" ]; then
 			continue
 		fi
-		if [ "$sys" != tmpfs ] && ! load "$sys" children="$CHILDREN"; then
+		if [ "$sys" != tmpfs ] && ! load "$sys" children="$CHILDREN" \
+			sysfs_items="$TWIN_N"; then
 			say "$sys configfs did not load; skipping it"
 			if [ "$sys" = ours ]; then
 				skip_ours=1

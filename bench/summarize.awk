@@ -166,7 +166,7 @@ NR == 1 { next }
 	else
 		f = test SUBSEP n SUBSEP metric
 	val[f, system_, round_] = value
-	if (test == "items" && !(n in nseen)) {
+	if ((test == "items" || test == "paired") && !(n in nseen)) {
 		nseen[n] = 1
 		ns[++nn] = n
 	}
@@ -494,17 +494,25 @@ function targets(    nmin, nmax, i, o, f, g, a, c, what) {
 		target("mkdir at N=" ns[i] ": ours / tmpfs, paired",
 			rmed(f, "ours", "", "k", "k", ""), "<=", 1.5)
 	}
-	# The yardstick of reads is a sysfs attribute as deep as an item's:
-	# below /sys/kernel every component is walked reference-counted
-	# (kernfs refuses RCU walk), whoever serves it. Warm only: cold, the
-	# sysfs side rereads one file (cold once).
-	f = "paired" SUBSEP nmin SUBSEP "read_warm_deep_ratio_x1000"
-	target("open+read+close: ours / sysfs attribute as deep, paired",
+	# The yardstick of reads is the sysfs twin: the same tree at the
+	# same depth, item i's attribute against the twin's, distinct files
+	# on both sides, cold and warm. The single sysfs files, reread
+	# (cold once a run), stay as information.
+	f = "paired" SUBSEP nmin SUBSEP "read_warm_twin_ratio_x1000"
+	target("open+read+close, warm: ours / the sysfs twin, paired",
 		rmed(f, "ours", "", "k", "k", ""), "<=", 1)
+	f = "paired" SUBSEP nmin SUBSEP "read_cold_twin_ratio_x1000"
+	target("open+read+close, cold: ours / the sysfs twin, paired",
+		rmed(f, "ours", "", "k", "k", ""), "<=", 1)
+	f = "paired" SUBSEP nmin SUBSEP "read_warm_deep_ratio_x1000"
+	info("open+read+close, warm: ours / one sysfs file as deep, " \
+		"reread, paired", rmed(f, "ours", "", "k", "k", ""),
+		"not a target: one hot file")
 	f = "paired" SUBSEP nmin SUBSEP "read_warm_ratio_x1000"
-	info("open+read+close: ours / sysfs file 4 path components " \
-		"shorter, paired", rmed(f, "ours", "", "k", "k", ""),
-		"not a target: path depth")
+	info("open+read+close, warm: ours / one sysfs file 4 path " \
+		"components shorter, reread, paired",
+		rmed(f, "ours", "", "k", "k", ""),
+		"not a target: one hot file, path depth")
 	f = "paired" SUBSEP nmin SUBSEP "write_ratio_x1000"
 	target("open+write+close: ours / stock, each paired with sysfs",
 		rmed(f, "ours", "", f, "stock", ""), "<=", 1)
@@ -530,7 +538,7 @@ function targets(    nmin, nmax, i, o, f, g, a, c, what) {
 }
 
 # Ours paired with tmpfs, every N: ratios and growth, raw and over tmpfs.
-function paired_table(    i, o, op, p, any, k, name, pops) {
+function paired_table(    i, o, op, p, any, k, name, pops, npops) {
 	any = 0
 	for (i = 1; i <= nn; i++)
 		if (has("paired" SUBSEP ns[i] SUBSEP "mkdir_ratio_x1000", "ours"))
@@ -540,21 +548,25 @@ function paired_table(    i, o, op, p, any, k, name, pops) {
 	print ""
 	print "## Paired runs"
 	print ""
-	print "The reference of mkdir and rmdir is tmpfs, that of attribute reads and"
-	print "writes a read of a sysfs attribute: /sys/kernel/uevent_seqnum (3 path"
-	print "components against an item attribute's 7), and for the *_deep reads"
-	print "one as deep, /sys/devices/system/cpu/cpu0/topology/core_id; read_warm_at"
-	print "opens both relative to their directory. Growth: the cost with the group full"
+	print "The reference of mkdir and rmdir is tmpfs. That of attribute reads and"
+	print "writes is, for the *_twin rows, the same operation on the same attribute"
+	print "of the sysfs twin (cng_bench's sysfs_items: the items group mirrored on"
+	print "sysfs, as deep, item i against twin i mod M); for the others a read of"
+	print "one sysfs file, reread: /sys/kernel/uevent_seqnum (3 path components"
+	print "against an item attribute's 7), and for the *_deep rows one as deep,"
+	print "/sys/devices/system/cpu/cpu0/topology/core_id; read_warm_at opens both"
+	print "relative to their directory. Growth: the cost with the group full"
 	print "(the last 1,000 mkdirs, the first 1,000 rmdirs) over the cost with it"
 	print "nearly empty; \"over ref\" divides by the reference's same figure in the"
 	print "same windows. Stock is paired at the smallest N only."
 	print ""
 	print "| operation | N | system | us | reference us | ratio | growth | growth over ref |"
 	print "|---|---:|---|---:|---:|---:|---:|---:|"
-	split("mkdir rmdir read_cold read_warm read_warm_at write " \
-		"read_cold_deep read_warm_deep", pops, " ")
+	npops = split("mkdir rmdir read_cold_twin read_warm_twin write_twin " \
+		"read_cold read_warm read_warm_at write read_cold_deep " \
+		"read_warm_deep", pops, " ")
 	for (i = 1; i <= nn; i++)
-		for (o = 1; o <= 8; o++)
+		for (o = 1; o <= npops; o++)
 			for (k = 1; k <= 2; k++) {
 				name = k == 1 ? "ours" : "stock"
 				op = pops[o]

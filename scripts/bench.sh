@@ -10,25 +10,31 @@
 # set. Overrides: BENCH_ROUNDS, BENCH_NS, BENCH_MEM_N, BENCH_TREES_N,
 # BENCH_BUDGET (seconds of mkdir per items run before it stops early),
 # BENCH_PAIRED_ONLY=1 (only ours's paired runs: a change tried in minutes),
-# MODULE_KO (our module; a missing one is skipped), SAMPLES_DIR.
+# BENCH_TWIN_N (items of the sysfs twin), BENCH_OUT (where the results go:
+# build/bench, or build/bench-quick with QUICK, so that a quick run keeps
+# the last full one), MODULE_KO (our module; a missing one is skipped),
+# SAMPLES_DIR.
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 
-out=$BUILD/bench
+out=${BENCH_OUT:-$BUILD/bench${QUICK:+-quick}}
+export BENCH_OUT=$out	# bench/initramfs.list takes the config from there
 mkdir -p "$out"
 rm -f "$out"/results.csv "$out"/summary.md "$out"/mkdir.png "$out"/*.dat
 
 if [ -n "${QUICK:-}" ]; then
 	rounds=3 ns="1000 5000" mem_n=1000 trees_n=300 budget=60 tmo=1500
+	twin_n=1000
 else
 	rounds=3 ns="1000 10000 100000" mem_n=10000 trees_n=2000 budget=300
-	tmo=21600
+	tmo=21600 twin_n=10000
 fi
 rounds=${BENCH_ROUNDS:-$rounds}
 ns=${BENCH_NS:-$ns}
 mem_n=${BENCH_MEM_N:-$mem_n}
 trees_n=${BENCH_TREES_N:-$trees_n}
 budget=${BENCH_BUDGET:-$budget}
+twin_n=${BENCH_TWIN_N:-$twin_n}
 
 : "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
 if [ "$MODULE_KO" != /dev/null ] && [ ! -f "$MODULE_KO" ]; then
@@ -55,6 +61,7 @@ BUDGET=$budget
 SYSFS_N=1000
 SYSFS_FILE=/sys/kernel/uevent_seqnum
 SYSFS_DEEP_FILE=/sys/devices/system/cpu/cpu0/topology/core_id
+TWIN_N=$twin_n
 PAIRED_ONLY=${BENCH_PAIRED_ONLY:-}
 EOF
 echo "bench/run-in-guest.sh $tmo" > "$out/bench.list"
@@ -104,6 +111,6 @@ fi
 
 cat "$out/summary.md"
 echo
-echo "bench: $out/results.csv, $out/summary.md${out:+, $out/mkdir.png}"
+echo "bench: $out/results.csv, $out/summary.md, $out/mkdir.png"
 grep -q '^not ok' "$out/run.tap" && exit 1
 exit 0

@@ -8,6 +8,8 @@
 #   /sys/kernel/config/cng_bench/trees/i000000 .. i000019   (c0 .. c3)
 #   /tmp/cng-bench-quick/items/i000000 .. i000049            (tmpfs)
 #   /tmp/cng-bench-quick/pair/i000000 .. i000049   (paired with cng_bench/items)
+#   /sys/kernel/cng_bench_twin/cng_bench/items/i000000 .. i000019   (a0 .. a7,
+#                                        the sysfs twin, made at load)
 set -u
 . ./lib.sh
 
@@ -15,6 +17,7 @@ DRV=/tests/bin/bench_driver
 ROOT=$CFS/cng_bench
 TMPFS=/tmp/cng-bench-quick
 OUT=/tmp/cng-bench-quick.csv
+TWIN=/sys/kernel/cng_bench_twin/cng_bench/items
 
 cleanup() {
 	umount "$TMPFS" 2>/dev/null
@@ -79,13 +82,31 @@ tmpfs_run() {
 paired_run() {
 	mkdir "$TMPFS/pair" &&
 	run -s "$CNG_CONFIGFS" -n 50 -A 8 -p "$TMPFS/pair" \
-		-f /sys/kernel/uevent_seqnum paired "$ROOT/items" &&
+		-f /sys/kernel/uevent_seqnum -w "$TWIN" -m 20 \
+		paired "$ROOT/items" &&
 	has made mkdir_ns mkdir_ref_ns mkdir_ratio_x1000 mkdir_growth_x1000 \
 		mkdir_growth_vs_ref_x1000 rmdir_ns rmdir_ref_ns \
 		rmdir_ratio_x1000 rmdir_growth_vs_ref_x1000 read_cold_ratio_x1000 \
 		read_warm_ns read_warm_ref_ns read_warm_ratio_x1000 \
-		read_warm_at_ratio_x1000 write_ratio_x1000 &&
+		read_warm_at_ratio_x1000 write_ratio_x1000 \
+		read_cold_twin_ratio_x1000 read_warm_twin_ns \
+		read_warm_twin_ref_ns read_warm_twin_ratio_x1000 \
+		write_twin_ratio_x1000 &&
 	grep -q ',made,,50$' "$OUT"
+}
+
+# The twin: 20 items of 8 attributes, shown and stored as the items are;
+# the paired run's writes of "1" reached it.
+twin_made() {
+	local n
+	n=$(ls "$TWIN" | wc -l) && [ "$n" -eq 20 ] &&
+	n=$(ls "$TWIN/i000019" | wc -l) && [ "$n" -eq 8 ] &&
+	[ "$(cat "$TWIN/i000000/a0")" = 1 ] &&
+	echo 7 > "$TWIN/i000019/a7" && [ "$(cat "$TWIN/i000019/a7")" = 7 ]
+}
+
+twin_gone_at_unload() {
+	rmmod cng_bench && [ ! -e /sys/kernel/cng_bench_twin ]
 }
 
 tree_left_empty() {
@@ -95,8 +116,9 @@ tree_left_empty() {
 	return 0
 }
 
-ktap_plan 9
-check "client_module_loads" insmod /lib/modules/cng/cng_bench.ko children=4
+ktap_plan 11
+check "client_module_loads" insmod /lib/modules/cng/cng_bench.ko children=4 \
+	sysfs_items=20
 check "client_reports_its_sizes" \
 	sh -c "test \$(cat $ROOT/item_size) -gt 0 &&
 		test \$(cat $ROOT/tree_size) -gt 0"
@@ -108,4 +130,6 @@ check "paired_run_reports_every_figure" paired_run
 check "sysfs_reference_run_reports" run -s sysfs -n 50 sysfs \
 	/sys/kernel/uevent_seqnum
 check "runs_leave_the_groups_empty" tree_left_empty
+check "sysfs_twin_mirrors_the_items" twin_made
+check "sysfs_twin_goes_with_the_client" twin_gone_at_unload
 ktap_done
