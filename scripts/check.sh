@@ -8,7 +8,8 @@
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
-# the runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
+# one round of the benchmark's quick set, the runner's self-test, and the
+# debug kernel suites. Expects the environment of the top Makefile
 # (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
 set -u
 
@@ -120,6 +121,26 @@ host_tests() {
 	fi
 }
 
+# The benchmark's quick set, one round: the whole of `make bench QUICK=1`
+# (stock, ours and tmpfs in one boot, then the summary and the plot)
+# still works. Times are not judged: every target must have a figure.
+bench_quick_set() {
+	local b=$out/bench sys
+	QUICK=1 BENCH_ROUNDS=1 BENCH_OUT=$b "$TOP/scripts/bench.sh" || return 1
+	grep -q '^## Targets' "$b/summary.md" ||
+		{ echo "bench: no targets table"; return 1; }
+	if grep 'not measured' "$b/summary.md"; then
+		echo "bench: a target has no figure"
+		return 1
+	fi
+	for sys in stock ours tmpfs; do
+		grep -q "^$sys,1,paired,\|^$sys,1,items," "$b/results.csv" ||
+			{ echo "bench: no rows of $sys"; return 1; }
+	done
+	[ "$(head -c 4 "$b/mkdir.png" | tail -c 3)" = PNG ] ||
+		{ echo "bench: no plot"; return 1; }
+}
+
 runner_selftest() {
 	echo "# the runner's self-test"
 	"$TOP/scripts/runner-selftest.sh" "${CONFIGFS%% *}" \
@@ -139,7 +160,9 @@ debug_suites() {
 	lint)	lint_steps ;;
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
-	*)	lint_steps; host_tests; guest_suites; runner_selftest
+	*)	lint_steps; host_tests; guest_suites
+		step bench_quick_set_reports_every_target bench_quick_set
+		runner_selftest
 		debug_suites "${CONFIGFS%% *}" ;;
 	esac
 } | tap
