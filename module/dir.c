@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Directories: lookup, mkdir, rmdir and readdir, the attach and removal
- * paths shared with the kernel-side calls, and the item hierarchy links.
+ * Directories: lookup, mkdir, rmdir and readdir, the attach path shared
+ * with the kernel-side calls, and the item hierarchy links.
  *
  * An item hierarchy link (ci_parent, ci_group, cg_children) is made under
  * the subsystem's su_mutex exactly as stock makes it; the backing tree
@@ -10,6 +10,7 @@
 #include <linux/configfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/hash.h>
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
@@ -19,29 +20,73 @@
 
 /**
  * struct cng_dir_cursor - where readdir of one open directory stands
- * @mark: a node of type CNG_NODE_CURSOR in the directory's children:
- *	  just before the child being returned, then just after it; tree
- *	  mutex
- * @pos: the f_pos just after that child was returned
- * @valid: @mark is among the children and @pos is set
- * @next: scratch copy of the entry being returned
+ * @hnode: entry in cng_cursor_table, by @last, unless @last is NULL;
+ *	   tree mutex
+ * @last: the child returned last, or NULL before the first child; tree
+ *	  mutex. While it stays among its directory's children the next
+ *	  getdents goes on after it; when it leaves them, the cursor moves
+ *	  back to its predecessor (cng_dir_cursors_leave_locked()).
+ * @pos: the f_pos just after @last was returned
+ * @valid: @last and @pos say where a readdir stands
+ * @next: scratch copy of the name being returned
  *
- * Owned by the open file; f_pos_lock serialises its users. The mark
- * makes a readdir resume in O(1), and one interrupted by creations and
- * removals neither repeats nor skips a child that stays.
+ * Owned by the open file; f_pos_lock serialises its users. A readdir
+ * resumes in O(1), and one interrupted by creations and removals neither
+ * repeats nor skips a child that stays. Cursors are not among the
+ * children, so no number of open directories slows a walk of them.
  */
 struct cng_dir_cursor {
-	struct cng_node	mark;
-	loff_t		pos;
-	bool		valid;
-	char		next[NAME_MAX + 1];
+	struct hlist_node	hnode;
+	struct cng_node		*last;
+	loff_t			pos;
+	bool			valid;
+	char			next[NAME_MAX + 1];
 };
 
-static bool cng_node_visible(const struct cng_node *node)
-{
-	u8 state = READ_ONCE(node->state);
+/*
+ * Every cursor that stands after a child, by that child, so that a node
+ * leaving the tree finds the cursors standing at it without a walk.
+ * Under cng_tree_mutex.
+ */
+#define CNG_CURSOR_HASH_BITS	6
+static struct hlist_head cng_cursor_table[1 << CNG_CURSOR_HASH_BITS];
 
-	return state == CNG_STATE_LIVE || state == CNG_STATE_DROPPING;
+static struct hlist_head *cng_cursor_bucket(const struct cng_node *last)
+{
+	return &cng_cursor_table[hash_ptr(last, CNG_CURSOR_HASH_BITS)];
+}
+
+/* A cursor before the first child needs no moving, and is not hashed. */
+static void cng_dir_cursor_set_locked(struct cng_dir_cursor *cur,
+				      struct cng_node *last)
+{
+	lockdep_assert_held(&cng_tree_mutex);
+	if (!hlist_unhashed(&cur->hnode))
+		hlist_del_init(&cur->hnode);
+	cur->last = last;
+	cur->valid = true;
+	if (last)
+		hlist_add_head(&cur->hnode, cng_cursor_bucket(last));
+}
+
+/**
+ * cng_dir_cursors_leave_locked() - cursors at a node move to its predecessor
+ * @node: a node about to leave its parent's children
+ *
+ * Context: cng_tree_mutex held.
+ */
+void cng_dir_cursors_leave_locked(struct cng_node *node)
+{
+	struct cng_dir_cursor *cur;
+	struct hlist_node *tmp;
+	struct cng_node *prev = NULL;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	if (!list_is_first(&node->sib, &node->parent->children))
+		prev = list_prev_entry(node, sib);
+	hlist_for_each_entry_safe(cur, tmp, cng_cursor_bucket(node), hnode)
+		if (cur->last == node)
+			cng_dir_cursor_set_locked(cur, prev);
 }
 
 /*
@@ -93,7 +138,7 @@ static const char *cng_attr_name(const void *attr, unsigned int kind)
 
 /* Item hierarchy links, as stock makes them. Under su_mutex. */
 
-static void cng_unlink_obj(struct config_item *item)
+void cng_unlink_obj(struct config_item *item)
 {
 	struct config_group *group = item->ci_group;
 
@@ -157,15 +202,15 @@ void cng_link_group(struct config_group *parent_group,
 
 /* Attach: build nodes NEW, then activate them all at once. */
 
+/* Undo cng_attach_locked() before anyone could see the subtree. */
 static void cng_detach_new_locked(struct cng_node *node)
 {
 	struct cng_node *child, *next;
 
 	list_for_each_entry_safe(child, next, &node->children, sib)
-		if (!cng_node_is_cursor(child))
-			cng_detach_new_locked(child);
+		cng_detach_new_locked(child);
+	cng_node_hide_locked(node);
 	cng_node_unlink_locked(node);
-	node->item = NULL;
 	cng_node_put(node);
 }
 
@@ -180,6 +225,9 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
+	/* Its item may be gone with its state anything else. */
+	if (parent->state != CNG_STATE_LIVE && parent->state != CNG_STATE_NEW)
+		return -ENOENT;
 	/* A name may not shadow an attribute of the parent, as in stock. */
 	if (parent->item &&
 	    cng_attr_find(parent->item->ci_type, name, 0, &attr, &kind))
@@ -219,8 +267,7 @@ static void cng_activate_locked(struct cng_node *node)
 
 	cng_node_activate_locked(node);
 	list_for_each_entry(child, &node->children, sib)
-		if (!cng_node_is_cursor(child) &&
-		    child->state == CNG_STATE_NEW)
+		if (child->state == CNG_STATE_NEW)
 			cng_activate_locked(child);
 }
 
@@ -243,230 +290,19 @@ struct cng_node *cng_attach(struct cng_node *parent,
 	return ret ? ERR_PTR(ret) : node;
 }
 
-/* Removal. */
-
-struct cng_rm {
-	struct list_head	dirs;	/* post-order: children first */
-	struct list_head	links;
-};
-
-/* rmdir's refusals, in stock's order. */
-static int cng_rm_check_locked(struct cng_node *node)
-{
-	struct cng_node *child;
-	int ret;
-
-	if (node->state != CNG_STATE_LIVE)
-		return node->state == CNG_STATE_NEW ? -EBUSY : -ENOENT;
-	if (cng_node_depend(node) || cng_node_links(node))
-		return -EBUSY;
-	if (node->nr_user)
-		return -ENOTEMPTY;
-	list_for_each_entry(child, &node->children, sib) {
-		if (cng_node_is_cursor(child))
-			continue;
-		ret = cng_rm_check_locked(child);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* A node of the subtree someone else is building or removing. */
-static struct cng_node *cng_rm_busy_locked(struct cng_node *node)
-{
-	struct cng_node_ext *link;
-	struct cng_node *busy, *child;
-
-	if (node->ext)
-		list_for_each_entry(link, &node->ext->incoming, in_link)
-			if (link->node->state != CNG_STATE_LIVE)
-				return link->node;
-	list_for_each_entry(child, &node->children, sib) {
-		if (cng_node_is_cursor(child))
-			continue;
-		if (child->state != CNG_STATE_LIVE)
-			return child;
-		if (child->type == CNG_NODE_DIR) {
-			busy = cng_rm_busy_locked(child);
-			if (busy)
-				return busy;
-		}
-	}
-	return NULL;
-}
-
-static void cng_rm_collect_locked(struct cng_node *node, struct cng_rm *rm)
-{
-	struct cng_node_ext *link;
-	struct cng_node *child;
-
-	cng_node_deactivate_locked(node);
-	if (node->ext) {
-		list_for_each_entry(link, &node->ext->incoming, in_link) {
-			if (link->node->state != CNG_STATE_LIVE)
-				continue;
-			cng_node_deactivate_locked(link->node);
-			list_add_tail(&link->node->rm_entry, &rm->links);
-		}
-	}
-	list_for_each_entry(child, &node->children, sib) {
-		if (child->type == CNG_NODE_DIR) {
-			cng_rm_collect_locked(child, rm);
-		} else if (child->type == CNG_NODE_LINK &&
-			   child->state == CNG_STATE_LIVE) {
-			cng_node_deactivate_locked(child);
-			list_add_tail(&child->rm_entry, &rm->links);
-		}
-	}
-	list_add_tail(&node->rm_entry, &rm->dirs);
-}
-
-static void cng_client_disconnect_notify(struct config_item *parent_item,
-					 struct config_item *item)
-{
-	const struct config_item_type *type = parent_item->ci_type;
-
-	if (type && type->ct_group_ops && type->ct_group_ops->disconnect_notify)
-		type->ct_group_ops->disconnect_notify(to_config_group(parent_item),
-						      item);
-}
-
-/* Drops the reference make_item/make_group returned, as stock. */
-static void cng_client_drop_item(struct config_item *parent_item,
-				 struct config_item *item)
-{
-	const struct config_item_type *type = parent_item->ci_type;
-
-	if (type && type->ct_group_ops && type->ct_group_ops->drop_item)
-		type->ct_group_ops->drop_item(to_config_group(parent_item),
-					      item);
-	else
-		config_item_put(item);
-}
-
-/*
- * The modules mkdir pins, found again from the items at removal as stock
- * does, rather than kept in every node. Neither type changes meanwhile.
- */
-static struct module *cng_item_owner(const struct config_item *item)
-{
-	return item->ci_type->ct_owner;
-}
-
-static struct module *cng_subsys_owner(struct config_item *parent_item)
-{
-	struct configfs_subsystem *subsys =
-		to_config_group(parent_item)->cg_subsys;
-
-	return subsys->su_group.cg_item.ci_type->ct_owner;
-}
-
-/*
- * Undo mkdir for an item that user space made: the order and the locking
- * are stock's. The working reference makes the client's release run after
- * su_mutex is dropped, as in stock. The module pins are those mkdir took,
- * or NULL before it took them.
- */
-static void cng_drop_user_item(struct config_item *parent_item,
-			       struct config_item *item, bool group,
-			       struct module *item_owner,
-			       struct module *subsys_owner)
-{
-	struct configfs_subsystem *subsys =
-		to_config_group(parent_item)->cg_subsys;
-
-	config_item_get(item);
-	mutex_lock(&subsys->su_mutex);
-	cng_client_disconnect_notify(parent_item, item);
-	if (group)
-		cng_unlink_group(to_config_group(item));
-	else
-		cng_unlink_obj(item);
-	cng_client_drop_item(parent_item, item);
-	mutex_unlock(&subsys->su_mutex);
-	config_item_put(item);
-	module_put(item_owner);
-	module_put(subsys_owner);
-}
-
-int cng_remove(struct cng_node *top, bool force)
-{
-	struct cng_rm rm = {
-		.dirs = LIST_HEAD_INIT(rm.dirs),
-		.links = LIST_HEAD_INIT(rm.links),
-	};
-	struct cng_node *node, *next, *busy;
-	enum cng_node_state state;
-	int ret;
-
-again:
-	mutex_lock(&cng_tree_mutex);
-	if (!force) {
-		ret = cng_rm_check_locked(top);
-		if (ret) {
-			mutex_unlock(&cng_tree_mutex);
-			return ret;
-		}
-	} else {
-		busy = top->state == CNG_STATE_LIVE ? cng_rm_busy_locked(top) :
-						      top;
-		if (busy == top && top->state == CNG_STATE_DEAD) {
-			mutex_unlock(&cng_tree_mutex);
-			return 0;
-		}
-		if (busy) {
-			/* Wait for its owner: we hold nothing yet. */
-			cng_node_get(busy);
-			state = busy->state;
-			mutex_unlock(&cng_tree_mutex);
-			cng_node_wait_state(busy, state);
-			cng_node_put(busy);
-			goto again;
-		}
-	}
-	cng_rm_collect_locked(top, &rm);
-	mutex_unlock(&cng_tree_mutex);
-
-	/* No lock held: a show or store in flight may take su_mutex. */
-	list_for_each_entry(node, &rm.dirs, rm_entry)
-		cng_node_drain(node);
-
-	/* Links first, while every item they name is still there. */
-	list_for_each_entry_safe(node, next, &rm.links, rm_entry) {
-		list_del_init(&node->rm_entry);
-		cng_link_drop(node);
-	}
-
-	list_for_each_entry_safe(node, next, &rm.dirs, rm_entry) {
-		struct config_item *item = node->item;
-
-		list_del_init(&node->rm_entry);
-		mutex_lock(&cng_tree_mutex);
-		cng_node_unlink_locked(node);
-		mutex_unlock(&cng_tree_mutex);
-		if (node->flags & CNG_NODE_USER)
-			cng_drop_user_item(node->parent->item, item,
-					   node->flags & CNG_NODE_GROUP,
-					   cng_item_owner(item),
-					   cng_subsys_owner(node->parent->item));
-		WRITE_ONCE(node->item, NULL);
-		cng_node_put(node);
-	}
-	return 0;
-}
-
 /* Dentry operations: the dcache is a cache of the tree. */
 
 /*
- * A dentry stays valid while its node is not DEAD. Its d_fsdata holds,
- * as an integer, the cng_dead_gen at which that was last seen (0, as the
- * dcache sets it: never); while no node has died since, the walk need
- * not reach the node (a page of its own, for each component of a path).
+ * A dentry stays valid while its node is in the namespace. Its d_fsdata
+ * holds, as an integer, the cng_gone_gen at which that was last seen (0,
+ * as the dcache sets it: never); while no node has gone since, the walk
+ * need not reach the node (a page of its own, for each component of a
+ * path). A negative dentry is never valid: the kernel side may add a name
+ * at any time.
  */
 static int cng_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
-	unsigned long gen = cng_dead_gen_read();
+	unsigned long gen = cng_gone_gen_read();
 	struct inode *inode;
 	struct cng_node *node;
 
@@ -482,7 +318,7 @@ static int cng_d_revalidate(struct dentry *dentry, unsigned int flags)
 	node = READ_ONCE(CNG_I(inode)->node);
 	if (!node)
 		return flags & LOOKUP_RCU ? -ECHILD : 0;
-	if (READ_ONCE(node->state) == CNG_STATE_DEAD)
+	if (cng_node_gone(node))
 		return 0;
 	/* Racing writers store generations that were all current once. */
 	WRITE_ONCE(dentry->d_fsdata, (void *)gen);
@@ -576,6 +412,11 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	subsys_owner = cng_subsys_owner(parent_item);
 	if (!try_module_get(subsys_owner))
 		goto out_put_active;
+	/* Before the client is asked: once it is visible, nothing can fail. */
+	ret = -ENOMEM;
+	inode = cng_inode_new(dir->i_sb);
+	if (!inode)
+		goto out_put_subsys;
 
 	/*
 	 * The dentry's name is NUL-terminated and cannot change while we hold
@@ -608,7 +449,7 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	}
 	mutex_unlock(&subsys->su_mutex);
 	if (ret)
-		goto out_put_subsys;
+		goto out_put_inode;
 
 	ret = -EINVAL;
 	type = item->ci_type;
@@ -624,25 +465,21 @@ static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 		ret = PTR_ERR(node);
 		goto out_put_item_owner;
 	}
-	inode = cng_inode_new(dir->i_sb, node);
-	if (IS_ERR(inode)) {
-		/* Visible already: undo it as rmdir would, drop_item included. */
-		cng_remove(node, true);
-		ret = PTR_ERR(inode);
-	} else {
-		d_instantiate(dentry, inode);
-		ret = 0;
-	}
+	cng_inode_bind_new(inode, node);
+	d_instantiate(dentry, inode);
 	cng_node_put(node);
 	cng_node_put_active(parent);
-	return ret;
+	return 0;
 
 out_put_item_owner:
 	cng_drop_user_item(parent_item, item, group, item_owner, subsys_owner);
+	iput(inode);
 	cng_node_put_active(parent);
 	return ret;
 out_unlink:
 	cng_drop_user_item(parent_item, item, group, NULL, NULL);
+out_put_inode:
+	iput(inode);
 out_put_subsys:
 	module_put(subsys_owner);
 out_put_active:
@@ -662,7 +499,7 @@ static int cng_dir_rmdir(struct inode *dir, struct dentry *dentry)
 		return -ENOENT;
 	ret = -EINVAL;
 	if (parent->item->ci_type)
-		ret = cng_remove(node, false);
+		ret = cng_remove_dir(node);
 	cng_node_put_active(parent);
 	if (!ret)
 		clear_nlink(d_inode(dentry));
@@ -676,7 +513,11 @@ static int cng_dir_getattr(struct user_namespace *mnt_userns,
 	struct inode *inode = d_inode(path->dentry);
 
 	generic_fillattr(mnt_userns, inode, stat);
-	stat->nlink = 2 + READ_ONCE(CNG_I(inode)->node->nr_subdirs);
+	/* A removed directory has no link left, as in stock. */
+	if (cng_node_gone(CNG_I(inode)->node))
+		stat->nlink = 0;
+	else
+		stat->nlink = 2 + READ_ONCE(CNG_I(inode)->node->nr_subdirs);
 	return 0;
 }
 
@@ -704,9 +545,7 @@ const struct inode_operations cng_root_inode_ops = {
 /* A directory being removed or gone cannot be opened: stock's ENOENT. */
 static bool cng_dir_gone(const struct cng_node *node)
 {
-	u8 state = READ_ONCE(node->state);
-
-	return state == CNG_STATE_DROPPING || state == CNG_STATE_DEAD;
+	return READ_ONCE(node->state) >= CNG_STATE_DROPPING;
 }
 
 static int cng_dir_open(struct inode *inode, struct file *file)
@@ -715,12 +554,10 @@ static int cng_dir_open(struct inode *inode, struct file *file)
 
 	if (cng_dir_gone(CNG_I(inode)->node))
 		return -ENOENT;
-	cur = kzalloc(sizeof(*cur), GFP_KERNEL);
+	/* Charged to the opener: any user may open many directories. */
+	cur = kzalloc(sizeof(*cur), GFP_KERNEL_ACCOUNT);
 	if (!cur)
 		return -ENOMEM;
-	/* Never linked, looked up, counted or freed as a node. */
-	cur->mark.type = CNG_NODE_CURSOR;
-	INIT_LIST_HEAD(&cur->mark.sib);
 	file->private_data = cur;
 	return 0;
 }
@@ -729,9 +566,11 @@ static int cng_dir_release(struct inode *inode, struct file *file)
 {
 	struct cng_dir_cursor *cur = file->private_data;
 
+	/* Removals move a cursor between buckets: look under the mutex. */
 	if (cur->valid) {
 		mutex_lock(&cng_tree_mutex);
-		list_del(&cur->mark.sib);
+		if (!hlist_unhashed(&cur->hnode))
+			hlist_del(&cur->hnode);
 		mutex_unlock(&cng_tree_mutex);
 	}
 	kfree(cur);
@@ -772,20 +611,18 @@ static int cng_dir_iterate_attrs(struct file *file, struct dir_context *ctx,
 }
 
 /*
- * The first child to return: after the mark when the readdir goes on
- * from where it stopped, else the one @skip visible children in.
+ * The first child to return: the one after the cursor's when the readdir
+ * goes on from where it stopped, else the one @skip visible children in.
  */
 static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
 					    struct cng_dir_cursor *cur,
 					    bool resume, loff_t skip)
 {
-	struct cng_node *node = NULL;
+	struct cng_node *node = resume ? cur->last : NULL;
 
-	if (resume)
-		node = &cur->mark;
 	node = list_prepare_entry(node, &dir->children, sib);
 	list_for_each_entry_continue(node, &dir->children, sib) {
-		if (cng_node_is_cursor(node) || !cng_node_visible(node))
+		if (!cng_node_visible(node))
 			continue;
 		if (!skip)
 			return node;
@@ -828,12 +665,11 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		strscpy(cur->next, node->name, sizeof(cur->next));
 		ino = cng_node_ino(node, 0);
 		dtype = node->type == CNG_NODE_LINK ? DT_LNK : DT_DIR;
-		/* Just before it: where to go on if it cannot be returned. */
-		if (cur->valid)
-			list_move_tail(&cur->mark.sib, &node->sib);
-		else
-			list_add_tail(&cur->mark.sib, &node->sib);
-		cur->valid = true;
+		/* Where to go on if it cannot be returned: before it. */
+		if (!resume)
+			cng_dir_cursor_set_locked(cur, node->sib.prev ==
+						  &dir->children ? NULL :
+						  list_prev_entry(node, sib));
 		cur->pos = ctx->pos;
 		cng_node_get(node);
 		mutex_unlock(&cng_tree_mutex);
@@ -844,10 +680,10 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		}
 		ctx->pos++;
 
-		/* Past it; if it went meanwhile, the mark is where it was. */
+		/* Past it; if it left meanwhile, the cursor is where it was. */
 		mutex_lock(&cng_tree_mutex);
 		if (node->state != CNG_STATE_DEAD)
-			list_move(&cur->mark.sib, &node->sib);
+			cng_dir_cursor_set_locked(cur, node);
 		cur->pos = ctx->pos;
 		mutex_unlock(&cng_tree_mutex);
 		cng_node_put(node);

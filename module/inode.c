@@ -7,7 +7,9 @@
  * setattr writes them back, so they survive eviction and remounts.
  */
 #include <linux/configfs.h>
+#include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/fsnotify.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 
@@ -17,6 +19,7 @@ static struct kmem_cache *cng_inode_cache;
 
 static const struct inode_operations cng_attr_inode_ops = {
 	.setattr	= cng_inode_setattr,
+	.getattr	= cng_inode_getattr,
 	.update_time	= cng_inode_update_time,
 };
 
@@ -145,9 +148,24 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 }
 
 /**
- * cng_inode_new() - the inode of a directory mkdir has just made
+ * cng_inode_new() - an inode for the directory mkdir is about to make
  * @sb: the superblock
- * @node: the new directory's node
+ *
+ * Allocated before the client is asked, so that mkdir has nothing to
+ * undo if it cannot be. If mkdir fails, iput() frees it.
+ *
+ * Context: process; sleeps.
+ * Return: an inode of no node yet, or NULL.
+ */
+struct inode *cng_inode_new(struct super_block *sb)
+{
+	return new_inode(sb);
+}
+
+/**
+ * cng_inode_bind_new() - make an inode from cng_inode_new() @node's
+ * @inode: the inode
+ * @node: the directory mkdir has just made
  *
  * No inode of @node can exist yet, nor be asked for meanwhile: the caller
  * holds the parent directory's i_rwsem, so no lookup can reach the name.
@@ -156,21 +174,66 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
  * id may still be in the hash while it is being evicted; the search of
  * iget_locked() waits for such an inode and skips it.
  *
- * Context: process; sleeps.
- * Return: a referenced inode, or ERR_PTR(-ENOMEM).
+ * Context: process.
  */
-struct inode *cng_inode_new(struct super_block *sb, struct cng_node *node)
+void cng_inode_bind_new(struct inode *inode, struct cng_node *node)
 {
-	struct inode *inode = new_inode(sb);
-
-	if (!inode)
-		return ERR_PTR(-ENOMEM);
 	inode->i_ino = cng_node_ino(node, 0);
 	cng_inode_fill(inode, node, CNG_FILE_DIR, 0, NULL);
 	/* Nobody can have named it yet, so nothing is saved for it. */
 	cng_inode_set_defaults(inode, node, CNG_FILE_DIR, NULL);
 	insert_inode_hash(inode);
-	return inode;
+}
+
+/**
+ * cng_inode_forget() - tell a gone node's cached inode and dentries
+ * @sb: the superblock
+ * @node: a node just turned DEAD
+ * @notify: tell watchers of its parent directory that it was deleted
+ *	    (the VFS does so for rmdir and unlink themselves)
+ *
+ * As stock does for what it removes: a directory's inode is S_DEAD (no
+ * lookup or creation in it, and getcwd() calls it deleted), and its
+ * dentries, and a link's, leave the dcache and may no longer be mounted
+ * on. Nodes whose inode is not cached have nothing to tell. Attribute
+ * inodes report no link from getattr once their item is gone.
+ *
+ * Context: process; sleeps; no lock of ours held. @sb is held active.
+ */
+void cng_inode_forget(struct super_block *sb, struct cng_node *node,
+		      bool notify)
+{
+	bool is_dir = node->type == CNG_NODE_DIR;
+	struct inode *inode, *dir = NULL;
+	struct dentry *dentry;
+
+	inode = ilookup(sb, cng_node_ino(node, 0));
+	if (inode) {
+		if (is_dir)
+			inode_set_flags(inode, S_DEAD, S_DEAD);
+		clear_nlink(inode);
+		/* Hashed aliases first; a directory has one alias at most. */
+		dentry = d_find_alias(inode);
+		while (dentry) {
+			dont_mount(dentry);
+			d_drop(dentry);
+			dput(dentry);
+			dentry = is_dir ? NULL : d_find_alias(inode);
+		}
+	}
+	if (notify)
+		dir = ilookup(sb, node->parent->type == CNG_NODE_ROOT ? 1 :
+			      cng_node_ino(node->parent, 0));
+	if (dir) {
+		/* A group's name outlives its unregistration; a link's is its own. */
+		struct qstr name = QSTR_INIT(node->name, strlen(node->name));
+
+		fsnotify_name(FS_DELETE | (is_dir ? FS_ISDIR : 0), inode,
+			      inode ? FSNOTIFY_EVENT_INODE : FSNOTIFY_EVENT_NONE,
+			      dir, &name, 0);
+		iput(dir);
+	}
+	iput(inode);
 }
 
 /**
@@ -208,7 +271,7 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 	meta = cng_node_meta_locked(ci->node, ci->slot);
 	if (!meta) {
 		/* Before the inode changes: nothing to undo if this fails. */
-		ext = cng_node_ext_locked(ci->node);
+		ext = cng_node_ext_locked(ci->node, GFP_KERNEL);
 		if (!ext) {
 			mutex_unlock(&cng_tree_mutex);
 			kfree(fresh);
@@ -230,6 +293,31 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 	mutex_unlock(&cng_tree_mutex);
 
 	kfree(fresh);
+	return 0;
+}
+
+/**
+ * cng_inode_getattr() - stat of an attribute or a link
+ * @mnt_userns: the mount's user namespace
+ * @path: the file
+ * @stat: filled in
+ * @request_mask: what is asked
+ * @query_flags: AT_STATX_* flags
+ *
+ * A file of an item that is gone has no link left, as in stock.
+ *
+ * Context: process.
+ * Return: 0.
+ */
+int cng_inode_getattr(struct user_namespace *mnt_userns,
+		      const struct path *path, struct kstat *stat,
+		      u32 request_mask, unsigned int query_flags)
+{
+	struct inode *inode = d_inode(path->dentry);
+
+	generic_fillattr(mnt_userns, inode, stat);
+	if (cng_node_gone(CNG_I(inode)->node))
+		stat->nlink = 0;
 	return 0;
 }
 

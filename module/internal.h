@@ -4,19 +4,27 @@
  *
  * Lock order, outermost first:
  *
- *   1. VFS inode locks (i_rwsem), taken by the VFS around our inode
- *      operations. The module itself never takes an inode lock, except
- *      to drop and retake a directory's in symlink, as stock does.
- *   2. cng_subsys_mutex (node.c), the root group's su_mutex, then a
- *      subsystem's su_mutex. Client callbacks that stock runs under
- *      su_mutex (make_item, make_group, disconnect_notify, drop_item)
- *      run under it here too.
- *   3. cng_tree_mutex (node.c): the backing tree. Never held across a
+ *   1. cng_sb_mutex (mount.c): the mounted superblock. When nothing is
+ *      mounted, a kernel-side removal holds it around each link it
+ *      removes, so that no mount can start a symlink(2) racing that
+ *      link's drop_link.
+ *   2. VFS inode locks (i_rwsem), taken by the VFS around our inode
+ *      operations. The module takes one itself: a kernel-side removal
+ *      locks a link's directory around its drop_link, as unlink(2) and
+ *      symlink(2) have it locked around drop_link and allow_link. And
+ *      symlink drops and retakes its directory's, as stock does.
+ *   3. cng_subsys_mutex (node.c), the root group's su_mutex, or one
+ *      subsystem's su_mutex: never two of them. Client callbacks that
+ *      stock runs under su_mutex (make_item, make_group,
+ *      disconnect_notify, drop_item) run under it here too.
+ *   4. cng_tree_mutex (node.c): the backing tree. Never held across a
  *      client callback, nor while waiting for active references.
  *
- * Active references (cng_node_get_active()) are not locks but removal
- * waits for them to drain: that wait happens with no lock of ours held,
- * and with no su_mutex held, since a client's show or store may take it.
+ * Active references (cng_node_get_active()) are not locks, but removal
+ * waits for them to drain, so lockdep sees them as a read lock per node
+ * and each drain, and each wait for another remover's node, as taking
+ * it for write (remove.c). A drain happens with no lock of ours held and
+ * no su_mutex, since a client's show or store may take it.
  */
 #ifndef _CNG_INTERNAL_H
 #define _CNG_INTERNAL_H
@@ -25,6 +33,7 @@
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
@@ -40,35 +49,48 @@ struct config_item;
 struct configfs_subsystem;
 struct module;
 
-/*
- * Kinds of node. Attributes have no node. A cursor is no file: it marks
- * where a readdir stands among its directory's children (dir.c), and
- * every walk of the children passes over it.
- */
+/* Kinds of node. Attributes have no node. */
 enum cng_node_type {
 	CNG_NODE_ROOT,
 	CNG_NODE_DIR,
 	CNG_NODE_LINK,
-	CNG_NODE_CURSOR,
 };
 
 /*
- * Life of a node, under cng_tree_mutex. NEW: linked but invisible while
- * mkdir or registration builds it. LIVE: visible, active references may
- * be taken. DROPPING: a remover owns it and has deactivated it. DEAD:
- * unlinked from the tree; only memory remains, for inodes that still
- * point at it.
+ * Life of a node, under cng_tree_mutex (remove.c tells who moves it):
+ *
+ * NEW: being built, in the tree but invisible; its builder owns it.
+ * LIVE: visible; active references may be taken.
+ * DROPPING: deactivated by a kernel-side removal, still visible, owned
+ *	by nobody yet: the first remover to reach it claims it.
+ * REMOVING: claimed by one remover, still visible; deactivated. Its
+ *	remover drains it, then unlinks it.
+ * UNLINKED: out of the name table, invisible; still in its parent's
+ *	children (and a link in its target's incoming links), so neither
+ *	can be removed before it, while its remover tells the client.
+ * DEAD: out of the tree; only memory remains, for inodes that still
+ *	point at it.
+ *
+ * Waiting for another remover's node is waiting for it to be DEAD.
  */
 enum cng_node_state {
 	CNG_STATE_NEW,
 	CNG_STATE_LIVE,
 	CNG_STATE_DROPPING,
+	CNG_STATE_REMOVING,
+	CNG_STATE_UNLINKED,
 	CNG_STATE_DEAD,
 };
 
 #define CNG_NODE_GROUP		BIT(0)	/* item is a config_group */
 #define CNG_NODE_DEFAULT	BIT(1)	/* made by the kernel: rmdir is EPERM */
 #define CNG_NODE_USER		BIT(2)	/* made by mkdir or symlink */
+/*
+ * A kernel-side removal wants the node gone: an rmdir that gives up
+ * leaves it DROPPING rather than LIVE. The only flag that changes, once,
+ * under cng_tree_mutex.
+ */
+#define CNG_NODE_DOOMED		BIT(3)
 
 /*
  * The first active count: a node is born deactivated and becomes active
@@ -111,8 +133,8 @@ struct cng_meta {
  * @node: the node this extends
  * @meta: settings the user made, sparse; tree mutex
  * @incoming: symlinks pointing here, by their @in_link; tree mutex
- * @links: symlinks pointing here, counted until their drop_link is done;
- *	   tree mutex
+ * @links: symlinks pointing here, counted until their drop_link is done
+ *	   (and listed in @incoming until then); tree mutex
  * @depend: configfs_depend_item() count; tree mutex
  * @target: a symlink's target directory (counted); constant
  * @in_link: a symlink's entry in its target's @incoming; tree mutex
@@ -148,37 +170,45 @@ struct cng_node_ext {
  *
  * Active references (@active) are taken around every call into the
  * client for this node's item; removal drains them before the item is
- * dropped. See cng_node_get_active().
+ * dropped. See cng_node_get_active(). @dep_map tells lockdep about them.
  *
  * @ref: reference count, see above
  * @active: active references, biased by CNG_DEACTIVATED_BIAS when off
  * @type: enum cng_node_type; constant
  * @state: enum cng_node_state; under cng_tree_mutex, read locklessly
  *	   with READ_ONCE() where a stale answer is harmless
- * @flags: CNG_NODE_*; constant
+ * @flags: CNG_NODE_*; constant but for CNG_NODE_DOOMED (tree mutex)
  * @own_name: @name is the node's own copy, freed with it; tree mutex
- * @nr_subdirs: child directories, for i_nlink; tree mutex
- * @nr_user: user-made children (directories and links); tree mutex
+ * @nr_subdirs: visible child directories, for i_nlink; written under the
+ *		tree mutex, read locklessly by getattr (a snapshot, as any
+ *		stat is)
+ * @nr_user: user-made children (directories and links) not yet
+ *	     UNLINKED; tree mutex
  * @id: inode number base, unique among nodes not yet freed; constant
  * @name_hash: hash of @name, for the name table; constant
  * @btime: creation time in seconds since the epoch, the default for every
  *	   time stamp; constant
- * @parent: the parent directory (counted); NULL for the root; constant
- * @sib: entry in @parent's @children, in order of creation; tree mutex
- * @children: child nodes, and the marks of readdir cursors (type
- *	      CNG_NODE_CURSOR) among them; tree mutex
- * @hnode: entry in the name table (node.c) while linked; tree mutex
- * @item: the directory's item; cleared when the item is dropped
+ * @parent: the parent directory (counted); NULL for the root; set when
+ *	    the node is linked, then constant
+ * @sib: entry in @parent's @children, in order of creation, until the
+ *	 node is DEAD; tree mutex
+ * @children: child nodes; tree mutex
+ * @hnode: entry in the name table (node.c) from link to UNLINKED; tree
+ *	   mutex
+ * @item: the directory's item. Set at allocation; cleared under the tree
+ *	  mutex when the node is UNLINKED, before its remover drops the
+ *	  item. Dereferenced only under an active reference, or under the
+ *	  tree mutex while the node is NEW, LIVE, DROPPING or REMOVING.
  * @name: the name in the parent directory: the item's own ci_name when
  *	  it is the same string, else a copy (@own_name); read under the
- *	  tree mutex while the node is linked, the only time the item's
+ *	  tree mutex while the node is in the name table, when the item's
  *	  name is sure to exist. Constant, but config_item_set_name() on an
  *	  item in the tree first gives the node a copy
  *	  (cng_node_unshare_name())
  * @ext: the rarely used part, or NULL; set once, under the tree mutex
- * @rm_entry: entry in a remover's work list; owned by that remover,
- *	      which holds a reference meanwhile
- * @rcu: for freeing, after the last reference, so never with @rm_entry
+ * @rcu: for freeing, after the last reference
+ * @dep_map: lockdep's view of the active references; empty without
+ *	     CONFIG_DEBUG_LOCK_ALLOC
  */
 struct cng_node {
 	refcount_t		ref;
@@ -199,10 +229,8 @@ struct cng_node {
 	struct config_item	*item;
 	const char		*name;
 	struct cng_node_ext	*ext;
-	union {
-		struct list_head	rm_entry;
-		struct rcu_head		rcu;
-	};
+	struct rcu_head		rcu;
+	struct lockdep_map	dep_map;
 };
 
 /* Inode number of a node's file: the node itself (slot 0) or an attribute. */
@@ -210,11 +238,6 @@ static inline unsigned long cng_node_ino(const struct cng_node *node,
 					 unsigned int slot)
 {
 	return (unsigned long)node->id << CNG_INO_SLOT_BITS | slot;
-}
-
-static inline bool cng_node_is_cursor(const struct cng_node *node)
-{
-	return node->type == CNG_NODE_CURSOR;
 }
 
 static inline unsigned int cng_node_links(const struct cng_node *node)
@@ -275,35 +298,55 @@ void cng_node_put(struct cng_node *node);
  * cng_node_get_active() - pin a node's item for a client call
  * @node: the node
  *
- * Context: any; does not sleep.
- * Return: true if @node is LIVE (or being dropped but not yet
- * deactivated); then cng_node_put_active() must follow.
+ * Lockdep sees an active reference as a read lock that may be taken
+ * without waiting; a drain takes it for write (remove.c).
+ *
+ * Context: process; does not sleep.
+ * Return: true if @node is LIVE; then cng_node_put_active() must follow.
  */
 static inline bool cng_node_get_active(struct cng_node *node)
 {
-	return atomic_inc_unless_negative(&node->active);
+	if (!atomic_inc_unless_negative(&node->active))
+		return false;
+	rwsem_acquire_read(&node->dep_map, 0, 1, _RET_IP_);
+	return true;
 }
 
 void cng_node_put_active(struct cng_node *node);
 void cng_node_activate_locked(struct cng_node *node);
-void cng_node_deactivate_locked(struct cng_node *node);
-void cng_node_drain(struct cng_node *node);
+void cng_node_deactivate_locked(struct cng_node *node,
+				enum cng_node_state state);
 void cng_node_set_state_locked(struct cng_node *node,
 			       enum cng_node_state state);
+int cng_node_wait(struct cng_node *node, bool killable);
 void cng_node_wait_state(struct cng_node *node, enum cng_node_state from);
 
-extern unsigned long cng_dead_gen;
+/* A node's state as lookups see it: in the name table and not yet gone. */
+static inline bool cng_node_visible(const struct cng_node *node)
+{
+	u8 state = READ_ONCE(node->state);
+
+	return state >= CNG_STATE_LIVE && state <= CNG_STATE_REMOVING;
+}
+
+/* Gone from user space's view: UNLINKED or DEAD. */
+static inline bool cng_node_gone(const struct cng_node *node)
+{
+	return READ_ONCE(node->state) >= CNG_STATE_UNLINKED;
+}
+
+extern unsigned long cng_gone_gen;
 
 /**
- * cng_dead_gen_read() - how many times a node has turned DEAD, plus one
+ * cng_gone_gen_read() - how many nodes have left the namespace, plus one
  *
  * Context: any; lockless.
- * Return: the generation; it changes after each node's state is DEAD.
+ * Return: the generation; it changes after each node turns UNLINKED.
  */
-static inline unsigned long cng_dead_gen_read(void)
+static inline unsigned long cng_gone_gen_read(void)
 {
-	/* Pairs with the release in cng_node_unlink_locked(). */
-	return smp_load_acquire(&cng_dead_gen);
+	/* Pairs with the release in cng_node_hide_locked(). */
+	return smp_load_acquire(&cng_gone_gen);
 }
 
 u32 cng_name_hash(const char *name, unsigned int len);
@@ -311,11 +354,12 @@ bool cng_node_absent(const struct cng_node *parent, u32 hash);
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name, u32 hash);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
+void cng_node_hide_locked(struct cng_node *node);
 void cng_node_unlink_locked(struct cng_node *node);
 struct cng_node *cng_node_from_item_locked(const struct config_item *item);
 struct cng_meta *cng_node_meta_locked(struct cng_node *node,
 				      unsigned int slot);
-struct cng_node_ext *cng_node_ext_locked(struct cng_node *node);
+struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp);
 int cng_node_init(void);
 void cng_node_exit(void);
 
@@ -323,9 +367,15 @@ void cng_node_exit(void);
 struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 			    unsigned int kind, unsigned int slot,
 			    const void *attr);
-struct inode *cng_inode_new(struct super_block *sb, struct cng_node *node);
+struct inode *cng_inode_new(struct super_block *sb);
+void cng_inode_bind_new(struct inode *inode, struct cng_node *node);
+void cng_inode_forget(struct super_block *sb, struct cng_node *node,
+		      bool notify);
 int cng_inode_setattr(struct user_namespace *mnt_userns,
 		      struct dentry *dentry, struct iattr *iattr);
+int cng_inode_getattr(struct user_namespace *mnt_userns,
+		      const struct path *path, struct kstat *stat,
+		      u32 request_mask, unsigned int query_flags);
 int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
 			  int flags);
 void cng_inode_evict(struct inode *inode);
@@ -343,6 +393,8 @@ extern const struct dentry_operations cng_dentry_ops;
 void cng_link_group(struct config_group *parent_group,
 		    struct config_group *group);
 void cng_unlink_group(struct config_group *group);
+void cng_unlink_obj(struct config_item *item);
+void cng_dir_cursors_leave_locked(struct cng_node *node);
 
 /**
  * cng_attach() - build a group's or item's subtree and make it visible
@@ -363,24 +415,56 @@ struct cng_node *cng_attach(struct cng_node *parent,
 			    struct config_item *item, const char *name,
 			    unsigned int flags);
 
+/* remove.c */
+struct module *cng_item_owner(const struct config_item *item);
+struct module *cng_subsys_owner(struct config_item *parent_item);
+void cng_drop_user_item(struct config_item *parent_item,
+			struct config_item *item, bool group,
+			struct module *item_owner, struct module *subsys_owner);
+
 /**
- * cng_remove() - remove a node's subtree: deactivate, drain, unlink, tell
- * @node: the directory to remove
- * @force: false for rmdir, which may refuse; true for the kernel side,
- *	   which removes whatever is below @node, user items and links
- *	   included, and never fails
+ * cng_remove_dir() - rmdir: remove a directory nobody depends on
+ * @node: the directory, whose parent the caller holds active
  *
- * The one removal path of the module: rmdir and unregistration share it.
- * Every node of the subtree is deactivated, its active references are
- * drained with no lock held, then symlinks are unlinked (drop_link), then
- * directories bottom up; a user-made directory gets disconnect_notify and
- * drop_item under its subsystem's su_mutex. A kernel-made top is left to
- * the caller to unlink from the item hierarchy.
+ * Refuses as stock does, then claims the whole subtree (the directory
+ * and the default and registered groups below it), waits for its active
+ * references killably, and only then unlinks it bottom up and tells the
+ * client (disconnect_notify, drop_item). Killed while waiting, it gives
+ * the subtree back as it was.
  *
- * Context: process; sleeps. No lock of ours or su_mutex held.
- * Return: 0, or (rmdir only) -EBUSY, -ENOTEMPTY or -ENOENT.
+ * Context: process; sleeps; the VFS holds the directory's and its
+ * parent's inode locks. No lock of ours or su_mutex held.
+ * Return: 0, -EBUSY, -ENOTEMPTY, -ENOENT, or -EINTR if killed.
  */
-int cng_remove(struct cng_node *node, bool force);
+int cng_remove_dir(struct cng_node *node);
+
+/**
+ * cng_remove_force() - kernel-side removal of a subtree
+ * @node: the top: a registered group or a subsystem
+ *
+ * Removes everything below @node, user-made items and links included,
+ * and links from elsewhere into it, then @node itself; never fails. Each
+ * node goes in turn, deepest first, a directory after the links from and
+ * to it: drained, unlinked, then drop_link, or disconnect_notify and
+ * drop_item for a user-made directory. Nodes another remover has claimed
+ * are waited for. The item hierarchy of @node itself is left to the
+ * caller.
+ *
+ * Context: process; sleeps; takes cng_sb_mutex, and the inode lock of the
+ * directory of each link it removes. No lock of ours or su_mutex held,
+ * nor an active reference on a node below @node.
+ */
+void cng_remove_force(struct cng_node *node);
+
+/**
+ * cng_remove_link() - unlink(2) of a symlink
+ * @link: the link
+ *
+ * Context: process; sleeps; the VFS holds the link's directory locked,
+ * and the caller holds that directory active.
+ * Return: 0, or -ENOENT if a kernel-side removal has claimed the link.
+ */
+int cng_remove_link(struct cng_node *link);
 
 /* file.c */
 extern const struct file_operations cng_attr_file_ops;
@@ -392,9 +476,19 @@ extern const struct inode_operations cng_link_inode_ops;
 int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 		struct dentry *dentry, const char *symname);
 int cng_unlink(struct inode *dir, struct dentry *dentry);
-void cng_link_drop(struct cng_node *link);
 
 /* mount.c */
+
+/**
+ * cng_sb_hold() - the mounted superblock, or no mount starting
+ *
+ * Context: process; sleeps; takes cng_sb_mutex.
+ * Return: the superblock, kept active until cng_sb_release(); or NULL
+ * when configfs is not mounted, and then no mount can start until
+ * cng_sb_release(NULL), which drops cng_sb_mutex.
+ */
+struct super_block *cng_sb_hold(void);
+void cng_sb_release(struct super_block *sb);
 int cng_mount_init(void);
 void cng_mount_exit(void);
 

@@ -28,9 +28,10 @@ static void cng_item_init(struct config_item *item)
 }
 
 /* Give the node its own copy of the name before the item's changes. */
-static int cng_item_unshare_name(struct config_item *item)
+static void cng_item_unshare_name(struct config_item *item)
 {
-	return item->ci_parent ? cng_node_unshare_name(item) : 0;
+	if (item->ci_parent)
+		cng_node_unshare_name(item);
 }
 
 /* Replace the item's name with @name, kept in the item or allocated. */
@@ -49,15 +50,12 @@ static int cng_item_set_name_str(struct config_item *item, const char *str)
 {
 	size_t len;
 	char *name;
-	int ret;
 
 	/* vsnprintf()'s "(null)", as stock would name it. */
 	if (!str)
 		return config_item_set_name(item, "%s", str);
 	len = strlen(str);
-	ret = cng_item_unshare_name(item);
-	if (ret)
-		return ret;
+	cng_item_unshare_name(item);
 	if (len < CONFIGFS_ITEM_NAME_LEN) {
 		name = item->ci_namebuf;
 		memmove(name, str, len + 1);
@@ -78,12 +76,13 @@ static int cng_item_set_name_str(struct config_item *item, const char *str)
  * A name shorter than CONFIGFS_ITEM_NAME_LEN is kept in the item itself,
  * a longer one is allocated. The previous name, if allocated, is freed.
  * The directory keeps the name it was made with, as in stock: an item
- * already linked under a group may have a node that shares its name,
- * which then takes a copy first.
+ * already linked under a group may have a directory that shares its
+ * name, which then takes a copy first (stock's directory has its own).
  *
- * Context: process; may sleep.
- * Return: 0, or -EFAULT if the name could not be allocated (stock's
- * errno), or -ENOMEM if the directory's copy could not.
+ * Context: process; may sleep, even for a short name when @item is in the
+ * tree (stock sleeps only for a long one).
+ * Return: 0, or -EFAULT if a long name could not be allocated (stock's
+ * errno).
  */
 int config_item_set_name(struct config_item *item, const char *fmt, ...)
 {
@@ -92,9 +91,7 @@ int config_item_set_name(struct config_item *item, const char *fmt, ...)
 	int need;
 
 	/* Before ci_namebuf is written over or ci_name freed. */
-	need = cng_item_unshare_name(item);
-	if (need)
-		return need;
+	cng_item_unshare_name(item);
 	va_start(args, fmt);
 	need = vsnprintf(item->ci_namebuf, CONFIGFS_ITEM_NAME_LEN, fmt, args);
 	va_end(args);

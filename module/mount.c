@@ -3,6 +3,8 @@
  * The configfs file system type, its superblock and its mount point under
  * /sys/kernel/config. Nothing pins the superblock: the backing tree lives
  * in the module, and a new mount builds its dentries and inodes afresh.
+ * There is at most one superblock (get_tree_single()); removal finds it
+ * here to tell cached inodes and dentries that their node is gone.
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -15,12 +17,49 @@
 /* The statfs f_type user space knows configfs by; the same as stock. */
 #define CNG_MAGIC	0x62656570
 
+/*
+ * Protects cng_sb, the superblock while it is mounted: set at the end of
+ * fill_super, cleared as kill_sb starts. First in the lock order; taken
+ * under s_umount by fill_super and kill_sb, so never held while a
+ * superblock is deactivated.
+ */
+static DEFINE_MUTEX(cng_sb_mutex);
+static struct super_block *cng_sb;
+
+struct super_block *cng_sb_hold(void)
+{
+	struct super_block *sb;
+
+	mutex_lock(&cng_sb_mutex);
+	sb = cng_sb;
+	/* A superblock being killed has no mount left: none, then. */
+	if (!sb || !atomic_inc_not_zero(&sb->s_active))
+		return NULL;
+	mutex_unlock(&cng_sb_mutex);
+	return sb;
+}
+
+/**
+ * cng_sb_release() - undo cng_sb_hold()
+ * @sb: what cng_sb_hold() returned
+ *
+ * Context: process; sleeps; may end the superblock if its last mount
+ * went meanwhile.
+ */
+void cng_sb_release(struct super_block *sb)
+{
+	if (sb)
+		deactivate_super(sb);
+	else
+		mutex_unlock(&cng_sb_mutex);
+}
+
 /* A node's inode is worth caching only while the node is in the tree. */
 static int cng_sb_drop_inode(struct inode *inode)
 {
 	struct cng_node *node = CNG_I(inode)->node;
 
-	if (node && READ_ONCE(node->state) == CNG_STATE_DEAD)
+	if (node && cng_node_gone(node))
 		return 1;
 	return generic_drop_inode(inode);
 }
@@ -48,7 +87,21 @@ static int cng_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	sb->s_root = d_make_root(inode);
-	return sb->s_root ? 0 : -ENOMEM;
+	if (!sb->s_root)
+		return -ENOMEM;
+	mutex_lock(&cng_sb_mutex);
+	cng_sb = sb;
+	mutex_unlock(&cng_sb_mutex);
+	return 0;
+}
+
+static void cng_kill_sb(struct super_block *sb)
+{
+	mutex_lock(&cng_sb_mutex);
+	if (cng_sb == sb)
+		cng_sb = NULL;
+	mutex_unlock(&cng_sb_mutex);
+	kill_anon_super(sb);
 }
 
 static int cng_get_tree(struct fs_context *fc)
@@ -70,7 +123,7 @@ static struct file_system_type cng_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "configfs",
 	.init_fs_context	= cng_init_fs_context,
-	.kill_sb		= kill_anon_super,
+	.kill_sb		= cng_kill_sb,
 };
 MODULE_ALIAS_FS("configfs");
 

@@ -23,8 +23,8 @@
 /*
  * Protects the shape of the tree: every node's @state, @children, @sib,
  * counters, @own_name, @ext and what it holds, the name table's content,
- * and each linked item's ci_dentry (its node, see
- * cng_node_from_item_locked()). Third in the
+ * each linked item's ci_dentry (its node, see
+ * cng_node_from_item_locked()) and readdir cursors (dir.c). Last in the
  * lock order; holders may sleep and allocate, but never call a client
  * and never wait for active references.
  */
@@ -32,18 +32,20 @@ DEFINE_MUTEX(cng_tree_mutex);
 
 /*
  * The root group's su_mutex: serialises subsystem registration in the
- * root group's item hierarchy (cg_children of cng_root_group). Second in
- * the lock order, at the level of a subsystem's su_mutex.
+ * root group's item hierarchy (cg_children of cng_root_group). At the
+ * level of a subsystem's su_mutex in the lock order, never nested with
+ * one.
  */
 DEFINE_MUTEX(cng_subsys_mutex);
 
 /*
- * Bumped each time a node turns DEAD, after its state is written: a
- * dentry validated at the current generation needs no look at its node
- * (cng_d_revalidate()). Starts at 1 so that a new dentry (d_fsdata 0) is
- * checked once. Written under cng_tree_mutex, read locklessly.
+ * Bumped each time a node leaves the namespace (turns UNLINKED), after
+ * its state is written: a dentry validated at the current generation
+ * needs no look at its node (cng_d_revalidate()). Starts at 1 so that a
+ * new dentry (d_fsdata 0) is checked once. Written under cng_tree_mutex,
+ * read locklessly.
  */
-unsigned long cng_dead_gen = 1;
+unsigned long cng_gone_gen = 1;
 
 /* Woken when a node's active count drains or its state changes. */
 static DECLARE_WAIT_QUEUE_HEAD(cng_node_wq);
@@ -142,7 +144,6 @@ struct cng_node cng_root_node = {
 	.sib		= LIST_HEAD_INIT(cng_root_node.sib),
 	.item		= &cng_root_group.cg_item,
 	.name		= "",
-	.rm_entry	= LIST_HEAD_INIT(cng_root_node.rm_entry),
 };
 
 bool cng_is_root_item(const struct config_item *item)
@@ -202,6 +203,12 @@ static u32 cng_name_obj_hashfn(const void *data, u32 len, u32 seed)
 	return cng_name_table_hash(node->parent, node->name_hash, seed);
 }
 
+/*
+ * A key without a name matches any child of the parent with that hash:
+ * what a search under RCU alone asks (cng_node_absent()), since the name
+ * may be the client's and freed once the node leaves the table, while
+ * the node itself is freed only after a grace period.
+ */
 static int cng_name_obj_cmpfn(struct rhashtable_compare_arg *arg,
 			      const void *obj)
 {
@@ -209,21 +216,7 @@ static int cng_name_obj_cmpfn(struct rhashtable_compare_arg *arg,
 	const struct cng_node *node = obj;
 
 	return node->parent != key->parent || node->name_hash != key->hash ||
-	       strcmp(node->name, key->name);
-}
-
-/*
- * The same without the name, which may be the client's and freed once
- * the node is unlinked: safe under RCU alone (nodes are freed after a
- * grace period), and false positives only on a hash collision.
- */
-static int cng_name_obj_cmpfn_rcu(struct rhashtable_compare_arg *arg,
-				  const void *obj)
-{
-	const struct cng_name_key *key = arg->key;
-	const struct cng_node *node = obj;
-
-	return node->parent != key->parent || node->name_hash != key->hash;
+	       (key->name && strcmp(node->name, key->name));
 }
 
 /*
@@ -247,14 +240,31 @@ static const struct rhashtable_params cng_name_params = {
 	.min_size		= 1024,
 };
 
-/* For lookups under RCU alone: hashing as above, comparing no name. */
-static const struct rhashtable_params cng_name_params_rcu = {
-	.key_len		= sizeof(struct cng_name_key),
-	.head_offset		= offsetof(struct cng_node, hnode),
-	.hashfn			= cng_name_key_hashfn,
-	.obj_hashfn		= cng_name_obj_hashfn,
-	.obj_cmpfn		= cng_name_obj_cmpfn_rcu,
-};
+/*
+ * Lockdep classes of active references, by depth in the tree (the root
+ * is 0; every node deeper than the last class shares it). Waits nest as
+ * the tree does: a callback may remove what lies below its item, or
+ * elsewhere, but waiting for its own item or an ancestor deadlocks, and
+ * per-depth classes let lockdep tell the two apart. A callback that
+ * removes a group at the depth of its own item is reported too (stock's
+ * one class of fragment semaphores reports every such removal).
+ */
+#define CNG_LOCKDEP_DEPTHS	16
+static struct lock_class_key cng_active_keys[CNG_LOCKDEP_DEPTHS];
+
+static void cng_node_lockdep_init(struct cng_node *node,
+				  const struct cng_node *parent)
+{
+	unsigned int depth = 0;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
+		return;
+	for (; parent; parent = parent->parent)
+		depth++;
+	lockdep_init_map(&node->dep_map, "cng_node->active",
+			 &cng_active_keys[min(depth, CNG_LOCKDEP_DEPTHS - 1)],
+			 0);
+}
 
 /*
  * A linked item's directory node lives in its ci_dentry, the field
@@ -343,7 +353,6 @@ struct cng_node *cng_node_alloc(const char *name, struct config_item *item,
 	node->flags = flags;
 	INIT_LIST_HEAD(&node->children);
 	INIT_LIST_HEAD(&node->sib);
-	INIT_LIST_HEAD(&node->rm_entry);
 	node->id = id;
 	node->item = item;
 	node->btime = ktime_get_real_seconds();
@@ -376,7 +385,6 @@ void cng_node_put(struct cng_node *node)
 
 		if (node->type == CNG_NODE_LINK && node->ext->target)
 			cng_node_put(node->ext->target);
-		/* @rcu overlays @rm_entry: no remover holds the node now. */
 		call_rcu(&node->rcu, cng_node_free_rcu);
 		node = parent;
 	}
@@ -384,11 +392,12 @@ void cng_node_put(struct cng_node *node)
 
 void cng_node_put_active(struct cng_node *node)
 {
+	rwsem_release(&node->dep_map, _RET_IP_);
 	if (atomic_dec_return(&node->active) == CNG_DEACTIVATED_BIAS)
 		wake_up_all(&cng_node_wq);
 }
 
-/* A NEW node turns LIVE and accepts active references. */
+/* A node not LIVE turns LIVE and accepts active references. */
 void cng_node_activate_locked(struct cng_node *node)
 {
 	lockdep_assert_held(&cng_tree_mutex);
@@ -396,26 +405,49 @@ void cng_node_activate_locked(struct cng_node *node)
 	cng_node_set_state_locked(node, CNG_STATE_LIVE);
 }
 
-/* A LIVE node turns DROPPING and refuses new active references. */
-void cng_node_deactivate_locked(struct cng_node *node)
+/**
+ * cng_node_deactivate_locked() - refuse new active references
+ * @node: the node, LIVE or already deactivated
+ * @state: CNG_STATE_DROPPING or CNG_STATE_REMOVING
+ *
+ * Context: cng_tree_mutex held.
+ */
+void cng_node_deactivate_locked(struct cng_node *node,
+				enum cng_node_state state)
 {
 	lockdep_assert_held(&cng_tree_mutex);
 	if (node->state == CNG_STATE_LIVE)
 		atomic_add(CNG_DEACTIVATED_BIAS, &node->active);
-	cng_node_set_state_locked(node, CNG_STATE_DROPPING);
+	cng_node_set_state_locked(node, state);
 }
 
 /**
- * cng_node_drain() - wait until a deactivated node has no active user
+ * cng_node_wait() - wait until a deactivated node has no active user
  * @node: the node, deactivated by the caller
+ * @killable: give up on a fatal signal (rmdir), else wait for good
+ *
+ * Lockdep sees the caller take the node's active references for write,
+ * so a caller that holds one of its own (or waits, holding a lock, for
+ * a callback that takes it) is reported.
  *
  * Context: process; sleeps. The caller must hold no lock that a client
  * callback might take: no su_mutex, no lock of ours.
+ * Return: 0, or -EINTR if @killable and the task was killed.
  */
-void cng_node_drain(struct cng_node *node)
+int cng_node_wait(struct cng_node *node, bool killable)
 {
-	wait_event(cng_node_wq,
-		   atomic_read(&node->active) == CNG_DEACTIVATED_BIAS);
+	int ret = 0;
+
+	rwsem_acquire(&node->dep_map, 0, 0, _RET_IP_);
+	if (killable)
+		ret = wait_event_killable(cng_node_wq,
+					  atomic_read(&node->active) ==
+					  CNG_DEACTIVATED_BIAS);
+	else
+		wait_event(cng_node_wq,
+			   atomic_read(&node->active) == CNG_DEACTIVATED_BIAS);
+	rwsem_release(&node->dep_map, _RET_IP_);
+	return ret ? -EINTR : 0;
 }
 
 void cng_node_set_state_locked(struct cng_node *node,
@@ -433,11 +465,17 @@ void cng_node_set_state_locked(struct cng_node *node,
  * @node: the node; the caller holds a reference
  * @from: the state it was seen in
  *
+ * Waiting for another remover's node is waiting for that node's drain
+ * and its client callbacks: lockdep sees it as taking the node's active
+ * references for write, as the remover does meanwhile.
+ *
  * Context: process; sleeps; no lock of ours held.
  */
 void cng_node_wait_state(struct cng_node *node, enum cng_node_state from)
 {
+	rwsem_acquire(&node->dep_map, 0, 0, _RET_IP_);
 	wait_event(cng_node_wq, READ_ONCE(node->state) != from);
+	rwsem_release(&node->dep_map, _RET_IP_);
 }
 
 /**
@@ -461,8 +499,7 @@ bool cng_node_absent(const struct cng_node *parent, u32 hash)
 	bool absent;
 
 	rcu_read_lock();
-	absent = !rhashtable_lookup(&cng_name_table, &key,
-				    cng_name_params_rcu);
+	absent = !rhashtable_lookup(&cng_name_table, &key, cng_name_params);
 	rcu_read_unlock();
 	return absent;
 }
@@ -491,7 +528,7 @@ struct cng_node *cng_node_find_locked(struct cng_node *parent,
 
 /**
  * cng_node_link_locked() - link a NEW node under its parent
- * @parent: the directory
+ * @parent: the directory, LIVE or NEW (a default group being built)
  * @node: the node; the tree takes over the caller's reference
  *
  * The node goes last in @parent's children, so readdir lists children
@@ -511,8 +548,7 @@ int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	if (parent->state == CNG_STATE_DROPPING ||
-	    parent->state == CNG_STATE_DEAD)
+	if (parent->state != CNG_STATE_LIVE && parent->state != CNG_STATE_NEW)
 		return -ENOENT;
 	/* An item has one directory. */
 	if (node->type == CNG_NODE_DIR && node->item->ci_dentry)
@@ -532,6 +568,7 @@ int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 		return ret == -EEXIST ? -EEXIST : -ENOMEM;
 	}
 	cng_node_get(parent);
+	cng_node_lockdep_init(node, parent);
 	if (node->type == CNG_NODE_DIR)
 		cng_item_set_node(node->item, node);
 	list_add_tail(&node->sib, &parent->children);
@@ -543,29 +580,60 @@ int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 }
 
 /**
- * cng_node_unlink_locked() - take a node out of the tree, mark it DEAD
- * @node: the node; the tree's reference passes to the caller
+ * cng_node_hide_locked() - take a node out of the namespace: UNLINKED
+ * @node: the node, claimed by the caller (or NEW)
+ *
+ * Its name is free again, lookups and readdir no longer see it and its
+ * dentries fail revalidation; a directory's item is no longer reachable
+ * from it. It stays among its parent's children, and a link among its
+ * target's incoming links, until cng_node_unlink_locked().
  *
  * Context: cng_tree_mutex held.
  */
-void cng_node_unlink_locked(struct cng_node *node)
+void cng_node_hide_locked(struct cng_node *node)
 {
 	struct cng_node *parent = node->parent;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	if (WARN_ON_ONCE(list_empty(&node->sib)))
+	if (WARN_ON_ONCE(node->state >= CNG_STATE_UNLINKED))
 		return;
-	list_del_init(&node->sib);
 	rhashtable_remove_fast(&cng_name_table, &node->hnode, cng_name_params);
 	if (node->flags & CNG_NODE_USER)
 		parent->nr_user--;
 	if (node->type == CNG_NODE_DIR) {
 		parent->nr_subdirs--;
 		cng_item_set_node(node->item, NULL);
+		node->item = NULL;
+	}
+	cng_node_set_state_locked(node, CNG_STATE_UNLINKED);
+	/* A reader that sees the new generation sees the node UNLINKED. */
+	smp_store_release(&cng_gone_gen, cng_gone_gen + 1);
+}
+
+/**
+ * cng_node_unlink_locked() - take an UNLINKED node out of the tree: DEAD
+ * @node: the node; the tree's reference passes to the caller
+ *
+ * A link leaves its target's incoming links and count too. Readdir
+ * cursors that stood at the node move back to its predecessor.
+ *
+ * Context: cng_tree_mutex held.
+ */
+void cng_node_unlink_locked(struct cng_node *node)
+{
+	struct cng_node_ext *target_ext;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	if (WARN_ON_ONCE(node->state != CNG_STATE_UNLINKED))
+		return;
+	cng_dir_cursors_leave_locked(node);
+	list_del_init(&node->sib);
+	if (node->type == CNG_NODE_LINK && !list_empty(&node->ext->in_link)) {
+		target_ext = node->ext->target->ext;
+		list_del_init(&node->ext->in_link);
+		target_ext->links--;
 	}
 	cng_node_set_state_locked(node, CNG_STATE_DEAD);
-	/* A reader that sees the new generation sees the node DEAD. */
-	smp_store_release(&cng_dead_gen, cng_dead_gen + 1);
 }
 
 /**
@@ -608,18 +676,19 @@ struct cng_meta *cng_node_meta_locked(struct cng_node *node,
 /**
  * cng_node_ext_locked() - a node's extension, allocated if need be
  * @node: the node
+ * @gfp: GFP_KERNEL, or with __GFP_NOFAIL where stock cannot fail
  *
- * Context: cng_tree_mutex held; sleeps (GFP_KERNEL).
+ * Context: cng_tree_mutex held; sleeps.
  * Return: the extension, or NULL if it could not be allocated.
  */
-struct cng_node_ext *cng_node_ext_locked(struct cng_node *node)
+struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp)
 {
 	struct cng_node_ext *ext;
 
 	lockdep_assert_held(&cng_tree_mutex);
 	if (node->ext)
 		return node->ext;
-	ext = kzalloc(sizeof(*ext), GFP_KERNEL);
+	ext = kzalloc(sizeof(*ext), gfp);
 	if (!ext)
 		return NULL;
 	ext->node = node;
@@ -632,38 +701,36 @@ struct cng_node_ext *cng_node_ext_locked(struct cng_node *node)
 /*
  * The node keeps its name when the client renames or frees the item's:
  * config_item_set_name() calls this on any item linked in the hierarchy.
+ * It cannot fail, as renaming an item cannot in stock for a short name:
+ * a directory name is at most NAME_MAX bytes, which __GFP_NOFAIL may ask.
  */
-int cng_node_unshare_name(const struct config_item *item)
+void cng_node_unshare_name(const struct config_item *item)
 {
 	struct cng_node *node;
-	const char *name;
-	int ret = 0;
 
 	if (!item->ci_name)
-		return 0;
+		return;
 	mutex_lock(&cng_tree_mutex);
 	node = cng_node_from_item_locked(item);
 	if (node && node != &cng_root_node && node->name == item->ci_name) {
-		name = kstrdup(node->name, GFP_KERNEL);
-		if (name) {
-			node->name = name;
-			node->own_name = true;
-		} else {
-			ret = -ENOMEM;
-		}
+		node->name = kstrdup(node->name, GFP_KERNEL | __GFP_NOFAIL);
+		node->own_name = true;
 	}
 	mutex_unlock(&cng_tree_mutex);
-	return ret;
 }
 
 int cng_node_init(void)
 {
 	int ret;
 
+	/* What a directory costs (docs/design.md, "Memory"). */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     sizeof(struct cng_node) > 120);
 	cng_node_cache = kmem_cache_create("cng_node_cache",
 					   sizeof(struct cng_node), 0, 0, NULL);
 	if (!cng_node_cache)
 		return -ENOMEM;
+	cng_node_lockdep_init(&cng_root_node, NULL);
 	cng_root_node.btime = ktime_get_real_seconds();
 	cng_name_salt = get_random_long();
 	config_group_init(&cng_root_group);

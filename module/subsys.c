@@ -101,12 +101,18 @@ EXPORT_SYMBOL(configfs_register_group);
  * @group: the group
  *
  * Open files below it fail with -ENODEV from now on; callbacks already
- * running are waited for. Whatever user space made below the group is
- * removed first, with drop_link, disconnect_notify and drop_item as for
- * unlink and rmdir.
+ * running are waited for. Whatever user space made below the group, and
+ * every link from elsewhere into it, is removed first, deepest first,
+ * with drop_link, disconnect_notify and drop_item as unlink and rmdir
+ * would call them (stock leaves them behind, see docs/differences.md):
+ * those callbacks run here, in the caller's context, each with its
+ * subsystem's su_mutex or, for drop_link, the link's directory locked,
+ * as for unlink(2) and rmdir(2).
  *
- * Context: process; sleeps; takes the subsystem's su_mutex. Must not be
- * called from a callback of an item below @group.
+ * Context: process; sleeps; takes the subsystem's su_mutex, and the inode
+ * lock of the directory of each link it removes. The caller must hold no
+ * lock those callbacks take, no su_mutex, and must not be in a callback
+ * of @group or of an item below it.
  */
 void configfs_unregister_group(struct config_group *group)
 {
@@ -115,7 +121,7 @@ void configfs_unregister_group(struct config_group *group)
 
 	node = cng_group_node(group);
 	if (node) {
-		cng_remove(node, true);
+		cng_remove_force(node);
 		cng_node_put(node);
 	}
 	mutex_lock(&subsys->su_mutex);
@@ -224,9 +230,11 @@ EXPORT_SYMBOL(configfs_register_subsystem);
  * configfs_unregister_subsystem() - remove a subsystem and all below it
  * @subsys: the subsystem
  *
- * As configfs_unregister_group(), for a subsystem.
+ * As configfs_unregister_group(), for a subsystem: user-made items and
+ * links below it are removed first, with their callbacks run here.
  *
- * Context: process; sleeps; must not be called under @subsys's su_mutex.
+ * Context: process; sleeps; as configfs_unregister_group(): no lock the
+ * removal callbacks take, and not under @subsys's su_mutex.
  */
 void configfs_unregister_subsystem(struct configfs_subsystem *subsys)
 {
@@ -239,7 +247,7 @@ void configfs_unregister_subsystem(struct configfs_subsystem *subsys)
 		cng_node_put(node);
 		return;
 	}
-	cng_remove(node, true);
+	cng_remove_force(node);
 	cng_node_put(node);
 
 	mutex_lock(&cng_subsys_mutex);
@@ -275,9 +283,8 @@ static int cng_depend(struct configfs_subsystem *subsys,
 		if (p->parent == &cng_root_node && top && p != top)
 			goto out_unlock;
 	}
-	ret = -ENOMEM;
-	if (!cng_node_ext_locked(node))
-		goto out_unlock;
+	/* Stock's depend cannot run out of memory; nor may ours. */
+	cng_node_ext_locked(node, GFP_KERNEL | __GFP_NOFAIL);
 	node->ext->depend++;
 	ret = 0;
 out_unlock:
@@ -294,9 +301,8 @@ out_unlock:
  *
  * Context: process; sleeps. Not from a configfs callback (use
  * configfs_depend_item_unlocked() there), as in stock.
- * Return: 0, -ENOENT if @target is not in @subsys's tree or is being
- * created or removed, or -ENOMEM (the first dependency on an item
- * allocates the rarely used part of its node).
+ * Return: 0, or -ENOENT if @target is not in @subsys's tree or is being
+ * created or removed.
  */
 int configfs_depend_item(struct configfs_subsystem *subsys,
 			 struct config_item *target)
@@ -331,8 +337,7 @@ EXPORT_SYMBOL(configfs_undepend_item);
  *
  * Context: process; sleeps; may be called from configfs callbacks, since
  * it takes no lock a callback runs under.
- * Return: 0, -EINVAL for the root, or -ENOENT or -ENOMEM as
- * configfs_depend_item().
+ * Return: 0, -EINVAL for the root, or -ENOENT as configfs_depend_item().
  */
 int configfs_depend_item_unlocked(struct configfs_subsystem *caller_subsys,
 				  struct config_item *target)

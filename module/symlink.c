@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Symlinks between items: symlink(2) asks the source item's allow_link,
- * unlink(2) and removal tell its drop_link. The link's text is stock's
- * relative path, fixed when the link is made.
+ * unlink(2) tells its drop_link (remove.c, as for every removal). The
+ * link's text is stock's relative path, fixed when the link is made.
  */
 #include <linux/configfs.h>
 #include <linux/fs.h>
@@ -49,7 +49,11 @@ static char *cng_link_body(struct config_item *from,
 	return body;
 }
 
-/* Make the link node; undone by cng_link_drop(). */
+/*
+ * Make the link node, visible with its inode in one step: its inode is
+ * made first, from the node not yet in the tree, so that nothing is left
+ * to fail once it is seen.
+ */
 static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 			   struct dentry *dentry)
 {
@@ -69,69 +73,35 @@ static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 		return PTR_ERR(link);
 	}
 	link->ext->body = body;
+	inode = cng_inode_get(dentry->d_sb, link, CNG_FILE_LINK, 0, NULL);
+	if (IS_ERR(inode)) {
+		cng_node_put(link);
+		return PTR_ERR(inode);
+	}
 
 	mutex_lock(&cng_tree_mutex);
 	ret = -ENOENT;
 	if (target->state == CNG_STATE_LIVE) {
 		ret = -ENOMEM;
-		target_ext = cng_node_ext_locked(target);
+		target_ext = cng_node_ext_locked(target, GFP_KERNEL);
 		if (target_ext)
 			ret = cng_node_link_locked(parent, link);
 	}
 	if (ret) {
+		/* Never seen: DEAD, so that its inode is not kept. */
+		cng_node_set_state_locked(link, CNG_STATE_DEAD);
 		mutex_unlock(&cng_tree_mutex);
+		iput(inode);
 		cng_node_put(link);
 		return ret;
 	}
 	link->ext->target = cng_node_get(target);
 	list_add_tail(&link->ext->in_link, &target_ext->incoming);
 	target_ext->links++;
-	mutex_unlock(&cng_tree_mutex);
-
-	inode = cng_inode_get(dentry->d_sb, link, CNG_FILE_LINK, 0, NULL);
-	mutex_lock(&cng_tree_mutex);
-	if (IS_ERR(inode)) {
-		list_del_init(&link->ext->in_link);
-		target_ext->links--;
-		cng_node_unlink_locked(link);
-		mutex_unlock(&cng_tree_mutex);
-		cng_node_put(link);
-		return PTR_ERR(inode);
-	}
 	cng_node_activate_locked(link);
 	mutex_unlock(&cng_tree_mutex);
 	d_instantiate(dentry, inode);
 	return 0;
-}
-
-/**
- * cng_link_drop() - remove a link and tell its item's drop_link
- * @link: the link, made DROPPING by the caller, which owns it
- *
- * drop_link runs before the target's link count falls, so that a racing
- * rmdir of the target sees the link until drop_link is done, as stock.
- * The caller keeps both items alive.
- *
- * Context: process; sleeps; no lock of ours held.
- */
-void cng_link_drop(struct cng_node *link)
-{
-	struct config_item *item = link->parent->item;
-	struct cng_node *target = link->ext->target;
-	const struct config_item_type *type = item->ci_type;
-
-	mutex_lock(&cng_tree_mutex);
-	list_del_init(&link->ext->in_link);
-	cng_node_unlink_locked(link);
-	mutex_unlock(&cng_tree_mutex);
-
-	if (type && type->ct_item_ops && type->ct_item_ops->drop_link)
-		type->ct_item_ops->drop_link(item, target->item);
-
-	mutex_lock(&cng_tree_mutex);
-	target->ext->links--;
-	mutex_unlock(&cng_tree_mutex);
-	cng_node_put(link);
 }
 
 /* Whether the directory's item takes links at all; EPERM if not. */
@@ -187,7 +157,12 @@ int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 
 	parent_item = parent->item;
 	type = parent_item->ci_type;
-	if (d_really_is_positive(dentry) || d_unhashed(dentry))
+	/*
+	 * Stock also refuses a dentry unhashed meanwhile. Ours are unhashed
+	 * by any lookup of the name, since negative dentries never
+	 * revalidate: the name table says whether the name is taken.
+	 */
+	if (d_really_is_positive(dentry))
 		ret = -EEXIST;
 	else
 		ret = inode_permission(&init_user_ns, dir, MAY_WRITE | MAY_EXEC);
@@ -211,6 +186,7 @@ int cng_unlink(struct inode *dir, struct dentry *dentry)
 	struct inode *inode = d_inode(dentry);
 	struct cng_node *link = CNG_I(inode)->node;
 	struct cng_node *parent;
+	int ret;
 
 	/* Attributes cannot be unlinked: stock's errno. */
 	if (CNG_I(inode)->kind != CNG_FILE_LINK)
@@ -218,24 +194,16 @@ int cng_unlink(struct inode *dir, struct dentry *dentry)
 	parent = link->parent;
 	if (!cng_node_get_active(parent))
 		return -ENOENT;
-
-	mutex_lock(&cng_tree_mutex);
-	if (link->state != CNG_STATE_LIVE) {
-		mutex_unlock(&cng_tree_mutex);
-		cng_node_put_active(parent);
-		return -ENOENT;
-	}
-	cng_node_deactivate_locked(link);
-	mutex_unlock(&cng_tree_mutex);
-
-	cng_link_drop(link);
+	ret = cng_remove_link(link);
 	cng_node_put_active(parent);
-	clear_nlink(inode);
-	return 0;
+	if (!ret)
+		clear_nlink(inode);
+	return ret;
 }
 
 const struct inode_operations cng_link_inode_ops = {
 	.get_link	= simple_get_link,
 	.setattr	= cng_inode_setattr,
+	.getattr	= cng_inode_getattr,
 	.update_time	= cng_inode_update_time,
 };

@@ -13,9 +13,8 @@ struct config_item;
  * cng_node_unshare_name() - stop a node sharing its item's name
  * @item: an item whose ci_name is about to change or be freed
  *
- * Context: process; sleeps; takes cng_tree_mutex (node.c).
- * Return: 0, or -ENOMEM.
+ * Context: process; sleeps; takes cng_tree_mutex (node.c). Never fails.
  */
-int cng_node_unshare_name(const struct config_item *item);
+void cng_node_unshare_name(const struct config_item *item);
 
 #endif /* _CNG_UNSHARE_H */
