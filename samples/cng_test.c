@@ -14,6 +14,12 @@
  *   /sys/kernel/config/cng_test/   the subsystem; mkdir makes a node
  *   |-- events       RW  the event log; any write clears it
  *   |-- ctl          WO  one command per write, see cng_commands[]
+ *   |-- gate         RW  "block POINT": the next callback at POINT (show,
+ *   |                    allow_link, drop_link, disconnect_notify,
+ *   |                    drop_item) logs "wait POINT" and waits; "go" lets
+ *   |                    every waiting one go on. Reads "waiting N". Takes
+ *   |                    no lock ctl holds, so it opens a gate that a ctl
+ *   |                    command waits behind.
  *   |-- live         RO  objects allocated and not yet released
  *   |-- late         RO  callbacks that reached an item already dropped
  *   |-- items/           default group; mkdir makes an item
@@ -54,6 +60,7 @@
  *   drop_link SRC TARGET, show PATH/data, store PATH/ATTR COUNT,
  *   bin_read PATH/ATTR NULL|SIZE, bin_write PATH/ATTR SIZE,
  *   late CALLBACK PATH   (a callback on an item already dropped: a bug)
+ *   wait POINT           (a callback held at a gate, see gate above)
  */
 #include <linux/configfs.h>
 #include <linux/kernel.h>
@@ -128,6 +135,46 @@ static __printf(1, 2) void cng_event(const char *fmt, ...)
 		cng_log_full = true;
 	}
 	spin_unlock(&cng_log_lock);
+}
+
+/*
+ * Gates: one-shot holds of a callback, so that a test can line up a race
+ * deterministically. A held callback sleeps killably until "go".
+ */
+enum cng_gate_point {
+	CNG_GATE_SHOW,
+	CNG_GATE_ALLOW_LINK,
+	CNG_GATE_DROP_LINK,
+	CNG_GATE_DISCONNECT,
+	CNG_GATE_DROP_ITEM,
+	CNG_GATE_POINTS,
+};
+
+static const char *const cng_gate_names[CNG_GATE_POINTS] = {
+	[CNG_GATE_SHOW]		= "show",
+	[CNG_GATE_ALLOW_LINK]	= "allow_link",
+	[CNG_GATE_DROP_LINK]	= "drop_link",
+	[CNG_GATE_DISCONNECT]	= "disconnect_notify",
+	[CNG_GATE_DROP_ITEM]	= "drop_item",
+};
+
+static atomic_t cng_gate_armed[CNG_GATE_POINTS];
+static atomic_t cng_gate_waiting = ATOMIC_INIT(0);
+static atomic_t cng_gate_gen = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(cng_gate_wq);
+
+static void cng_gate(enum cng_gate_point point)
+{
+	int gen;
+
+	if (!atomic_xchg(&cng_gate_armed[point], 0))
+		return;
+	gen = atomic_read(&cng_gate_gen);
+	cng_event("wait %s", cng_gate_names[point]);
+	atomic_inc(&cng_gate_waiting);
+	if (wait_event_killable(cng_gate_wq, atomic_read(&cng_gate_gen) != gen))
+		cng_event("wait_killed %s", cng_gate_names[point]);
+	atomic_dec(&cng_gate_waiting);
 }
 
 /* A callback reached an item its parent already let go of. */
@@ -311,6 +358,7 @@ static void cng_disconnect_notify(struct config_group *group,
 {
 	struct cng_obj *obj = to_cng(item);
 
+	cng_gate(CNG_GATE_DISCONNECT);
 	cng_event("disconnect_notify %s", obj->path);
 	WRITE_ONCE(obj->dropped, true);
 }
@@ -320,6 +368,7 @@ static void cng_drop_item(struct config_group *group,
 {
 	struct cng_obj *obj = to_cng(item);
 
+	cng_gate(CNG_GATE_DROP_ITEM);
 	cng_event("drop_item %s", obj->path);
 	WRITE_ONCE(obj->dropped, true);
 	config_item_put(item);
@@ -341,14 +390,20 @@ static int cng_allow_link(struct config_item *src, struct config_item *target)
 			  config_item_name(target));
 		return -EPERM;
 	}
+	cng_gate(CNG_GATE_ALLOW_LINK);
 	cng_event("allow_link %s %s", obj->path, to_cng(target)->path);
 	cng_check_live(obj, "allow_link");
+	cng_check_live(to_cng(target), "allow_link_target");
 	return READ_ONCE(obj->link_ret);
 }
 
+/* Both items must still be there: a late event says one was dropped. */
 static void cng_drop_link(struct config_item *src, struct config_item *target)
 {
+	cng_gate(CNG_GATE_DROP_LINK);
 	cng_event("drop_link %s %s", to_cng(src)->path, to_cng(target)->path);
+	cng_check_live(to_cng(src), "drop_link");
+	cng_check_live(to_cng(target), "drop_link_target");
 }
 
 /* Text attributes of items and nodes */
@@ -358,6 +413,7 @@ static ssize_t cng_data_show(struct config_item *item, char *page)
 	struct cng_obj *obj = to_cng(item);
 	ssize_t ret;
 
+	cng_gate(CNG_GATE_SHOW);
 	cng_event("show %s/data", obj->path);
 	cng_check_live(obj, "show");
 	mutex_lock(&obj->lock);
@@ -370,6 +426,16 @@ static ssize_t cng_data_show(struct config_item *item, char *page)
 	return ret;
 }
 
+/*
+ * ctl "abba" makes every data store take cng_abba_lock, which ctl
+ * "unregister_locked" holds around an unregistration: an active
+ * reference and a client lock taken in both orders, one after the
+ * other, for the debug kernel's lockdep to report (the runner's
+ * self-test). Nothing waits, so nothing hangs.
+ */
+static DEFINE_MUTEX(cng_abba_lock);
+static bool cng_abba;
+
 static ssize_t cng_data_store(struct config_item *item, const char *page,
 			      size_t count)
 {
@@ -378,6 +444,10 @@ static ssize_t cng_data_store(struct config_item *item, const char *page,
 
 	cng_event("store %s/data %zu", obj->path, count);
 	cng_check_live(obj, "store");
+	if (READ_ONCE(cng_abba)) {
+		mutex_lock(&cng_abba_lock);
+		mutex_unlock(&cng_abba_lock);
+	}
 	if (count > CNG_DATA_MAX)
 		return -EOVERFLOW;
 	mutex_lock(&obj->lock);
@@ -904,6 +974,59 @@ static int cng_cmd_register(char *arg)
 	return cng_register(arg, &cng_rt_type);
 }
 
+/*
+ * register_under PATH NAME: configfs_register_group() of NAME/ under the
+ * group at PATH (one of ours, made by mkdir or not), then at once
+ * configfs_unregister_group() of it again: a kernel-side registration
+ * racing user space's removal of PATH. Fails as the registration does.
+ */
+static int cng_cmd_register_under(char *arg)
+{
+	struct config_item *parent;
+	struct cng_obj *obj;
+	char *name;
+	int ret;
+
+	name = strrchr(arg, ' ');
+	if (!name || !name[1] || strchr(name + 1, '/'))
+		return -EINVAL;
+	*name++ = '\0';
+	parent = cng_find(arg);
+	if (!parent)
+		return -ENOENT;
+	ret = -EINVAL;
+	if (!cng_is_our_group(parent))
+		goto out_put_parent;
+	ret = -ENOMEM;
+	obj = cng_group_new(to_cng(parent)->path, name, &cng_rt_type);
+	if (!obj)
+		goto out_put_parent;
+	ret = configfs_register_group(to_config_group(parent), &obj->group);
+	if (!ret)
+		configfs_unregister_group(&obj->group);
+	config_group_put(&obj->group);
+out_put_parent:
+	config_item_put(parent);
+	return ret;
+}
+
+/* abba: data stores take cng_abba_lock from now on (see cng_abba_lock) */
+static int cng_cmd_abba(char *arg)
+{
+	WRITE_ONCE(cng_abba, true);
+	return 0;
+}
+
+static struct cng_obj *cng_rt_find(const char *name)
+{
+	struct cng_obj *obj;
+
+	list_for_each_entry(obj, &cng_rt_list, rt_entry)
+		if (!strcmp(obj->path, name))
+			return obj;
+	return NULL;
+}
+
 /* register_make NAME: the same, but mkdir in NAME/ makes a NODE */
 static int cng_cmd_register_make(char *arg)
 {
@@ -937,15 +1060,25 @@ static int cng_cmd_make_go(char *arg)
 /* unregister NAME: configfs_unregister_group() of a registered group */
 static int cng_cmd_unregister(char *arg)
 {
-	struct cng_obj *obj;
+	struct cng_obj *obj = cng_rt_find(arg);
 
-	list_for_each_entry(obj, &cng_rt_list, rt_entry) {
-		if (!strcmp(obj->path, arg)) {
-			cng_unregister(obj);
-			return 0;
-		}
-	}
-	return -ENOENT;
+	if (!obj)
+		return -ENOENT;
+	cng_unregister(obj);
+	return 0;
+}
+
+/* unregister_locked NAME: the same under cng_abba_lock */
+static int cng_cmd_unregister_locked(char *arg)
+{
+	struct cng_obj *obj = cng_rt_find(arg);
+
+	if (!obj)
+		return -ENOENT;
+	mutex_lock(&cng_abba_lock);
+	cng_unregister(obj);
+	mutex_unlock(&cng_abba_lock);
+	return 0;
 }
 
 /* register_default NAME: configfs_register_default_group() */
@@ -998,6 +1131,9 @@ static const struct {
 	{ "register",		cng_cmd_register },
 	{ "register_make",	cng_cmd_register_make },
 	{ "unregister",		cng_cmd_unregister },
+	{ "unregister_locked",	cng_cmd_unregister_locked },
+	{ "register_under",	cng_cmd_register_under },
+	{ "abba",		cng_cmd_abba },
 	{ "register_default",	cng_cmd_register_default },
 	{ "unregister_default",	cng_cmd_unregister_default },
 };
@@ -1051,6 +1187,40 @@ static ssize_t cng_events_store(struct config_item *item, const char *page,
 	return count;
 }
 
+/* gate: "block POINT" or "go"; reads how many callbacks wait */
+static ssize_t cng_gate_show(struct config_item *item, char *page)
+{
+	return scnprintf(page, PAGE_SIZE, "waiting %d\n",
+			 atomic_read(&cng_gate_waiting));
+}
+
+static ssize_t cng_gate_store(struct config_item *item, const char *page,
+			      size_t count)
+{
+	char *buf, *cmd;
+	int i, ret = -EINVAL;
+
+	buf = kmemdup_nul(page, count, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	cmd = strim(buf);
+	if (!strcmp(cmd, "go")) {
+		for (i = 0; i < CNG_GATE_POINTS; i++)
+			atomic_set(&cng_gate_armed[i], 0);
+		atomic_inc(&cng_gate_gen);
+		wake_up_all(&cng_gate_wq);
+		ret = 0;
+	} else if (!strncmp(cmd, "block ", 6)) {
+		i = match_string(cng_gate_names, CNG_GATE_POINTS, cmd + 6);
+		if (i >= 0) {
+			atomic_set(&cng_gate_armed[i], 1);
+			ret = 0;
+		}
+	}
+	kfree(buf);
+	return ret ? ret : count;
+}
+
 static ssize_t cng_live_show(struct config_item *item, char *page)
 {
 	return scnprintf(page, PAGE_SIZE, "%d\n", atomic_read(&cng_live));
@@ -1063,12 +1233,14 @@ static ssize_t cng_late_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR(cng_, events);
 CONFIGFS_ATTR_WO(cng_, ctl);
+CONFIGFS_ATTR(cng_, gate);
 CONFIGFS_ATTR_RO(cng_, live);
 CONFIGFS_ATTR_RO(cng_, late);
 
 static struct configfs_attribute *cng_root_attrs[] = {
 	&cng_attr_events,
 	&cng_attr_ctl,
+	&cng_attr_gate,
 	&cng_attr_live,
 	&cng_attr_late,
 	NULL,

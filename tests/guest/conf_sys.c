@@ -17,6 +17,7 @@
  *   writebytes PATH N     one write() of N bytes 'x'
  *   read PATH             one read() of up to 8192 bytes; OK and the count
  *   cat PATH              one read(); prints the bytes read, as they are
+ *   getcwd .              getcwd(); prints OK and the path
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -147,6 +148,12 @@ int main(int argc, char **argv)
 		return do_read(argv[2], 0);
 	if (argc == 3 && !strcmp(op, "cat"))
 		return do_read(argv[2], 1);
+	if (argc == 3 && !strcmp(op, "getcwd")) {
+		if (!getcwd(buf, sizeof(buf)))
+			return result(-1);
+		printf("OK %s\n", buf);
+		return 0;
+	}
 	fprintf(stderr, "usage: conf_sys OP ARGS... (see the source)\n");
 	return 2;
 }
