@@ -224,15 +224,21 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 	if (notify)
 		dir = ilookup(sb, node->parent->type == CNG_NODE_ROOT ? 1 :
 			      cng_node_ino(node->parent, 0));
-	if (dir) {
+	/* An event names the inode that went: build it if it was not cached. */
+	if (dir && !inode) {
+		inode = cng_inode_get(sb, node, is_dir ? CNG_FILE_DIR :
+				      CNG_FILE_LINK, 0, NULL);
+		if (IS_ERR(inode))
+			inode = NULL;
+	}
+	if (dir && inode) {
 		/* A group's name outlives its unregistration; a link's is its own. */
 		struct qstr name = QSTR_INIT(node->name, strlen(node->name));
 
 		fsnotify_name(FS_DELETE | (is_dir ? FS_ISDIR : 0), inode,
-			      inode ? FSNOTIFY_EVENT_INODE : FSNOTIFY_EVENT_NONE,
-			      dir, &name, 0);
-		iput(dir);
+			      FSNOTIFY_EVENT_INODE, dir, &name, 0);
 	}
+	iput(dir);
 	iput(inode);
 }
 
