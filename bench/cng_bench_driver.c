@@ -11,6 +11,10 @@
  *          memory    kernel memory per item after mkdir, after drop_caches
  *          treemem   the same for trees, per group (the tree and children)
  *          sysfs     open+read+close of the file DIR, N times
+ *          cursors   mkdir of N items in DIR, then readdir of DIR with K
+ *                    (-k) other open directories of DIR stopped part way
+ *                    through their listing, and with none: a whole
+ *                    listing, and the next getdents of a stopped one
  *          paired    mkdir of N items in DIR, each followed at once by a
  *                    bare directory in REF (-p), then rmdir of both the
  *                    same way (with -f, attribute reads and writes in
@@ -41,6 +45,7 @@
  *               DIR/i<i mod M>, the sysfs twin of the items (cng_bench's
  *               sysfs_items): the same tree and depth on sysfs
  *   -m M        the twin's items (default 1000)
+ *   -k K        with cursors: the directories left open (default 10000)
  *
  * Rows: system,round,test,n,attrs,metric,x,value. Times are nanoseconds
  * per operation; "growth" is the median of the last W operations over the
@@ -70,6 +75,9 @@
 #define CNG_BENCH_SETTLE_STABLE	2
 #define CNG_BENCH_SETTLE_WAIT_MS	300
 #define CNG_BENCH_PAIR_WINDOW	100
+#define CNG_BENCH_LISTINGS	21
+/* What a stopped listing read: ".", "..", about a hundred items. */
+#define CNG_BENCH_PARK_BYTES	(100 * 32)
 
 struct cng_bench_opts {
 	const char *test;
@@ -81,6 +89,7 @@ struct cng_bench_opts {
 	const char *deep_file;
 	const char *twin_dir;
 	unsigned int twins;
+	unsigned int cursors;
 	unsigned int n;
 	unsigned int round;
 	unsigned int attrs;
@@ -108,6 +117,7 @@ static struct cng_bench_opts opts = {
 	.n = 1000,
 	.round = 1,
 	.twins = 1000,
+	.cursors = 10000,
 };
 
 /* Objects made so far, for the cleanup after a failure. */
@@ -486,6 +496,90 @@ static long cng_bench_getdents(void)
 		cng_bench_fail("getdents64 %s", opts.dir);
 	close(fd);
 	return len < 0 ? -1 : entries;
+}
+
+/*
+ * With k directories of DIR open and stopped part way through their
+ * listing (where a readdir cursor parks), the median of a whole listing
+ * of DIR by another open, and of the next small getdents of each stopped
+ * one. Each stopped directory costs its file system whatever it keeps for
+ * a cursor; none of that should slow what others do.
+ */
+static int cng_bench_cursors_round(unsigned int k, unsigned long long *t)
+{
+	static char buf[CNG_BENCH_PARK_BYTES];
+	unsigned long long t0;
+	unsigned int i, opened;
+	int *fds, ret = -1;
+	long len;
+
+	fds = calloc(k ? k : 1, sizeof(*fds));
+	if (!fds) {
+		cng_bench_fail("calloc");
+		return -1;
+	}
+	for (opened = 0; opened < k; opened++) {
+		fds[opened] = open(opts.dir, O_RDONLY | O_DIRECTORY);
+		if (fds[opened] < 0 ||
+		    syscall(SYS_getdents64, fds[opened], buf, sizeof(buf)) <= 0) {
+			cng_bench_fail("open and getdents64 %s", opts.dir);
+			goto out_close;
+		}
+	}
+	for (i = 0; i < CNG_BENCH_LISTINGS; i++) {
+		t0 = cng_bench_now();
+		if (cng_bench_getdents() < 0)
+			goto out_close;
+		t[i] = cng_bench_now() - t0;
+	}
+	cng_bench_row(k ? "listing_parked_ns" : "listing_ns", NULL,
+		      cng_bench_median(t, CNG_BENCH_LISTINGS));
+	for (i = 0; i < k; i++) {
+		t0 = cng_bench_now();
+		len = syscall(SYS_getdents64, fds[i], buf, 64);
+		if (len < 0) {
+			cng_bench_fail("getdents64 %s", opts.dir);
+			goto out_close;
+		}
+		t[i] = cng_bench_now() - t0;
+	}
+	if (k) {
+		cng_bench_row("resume_parked_ns", NULL, cng_bench_median(t, k));
+		cng_bench_row("parked", NULL, k);
+	}
+	ret = 0;
+out_close:
+	while (opened)
+		close(fds[--opened]);
+	free(fds);
+	return ret;
+}
+
+static int cng_bench_test_cursors(unsigned long long *t)
+{
+	unsigned long long *lt;
+	struct rlimit rl;
+	int ret;
+
+	rl.rlim_cur = rl.rlim_max = opts.cursors + 64;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		cng_bench_fail("setrlimit");
+		return -1;
+	}
+	lt = calloc(opts.cursors + CNG_BENCH_LISTINGS, sizeof(*lt));
+	if (!lt) {
+		cng_bench_fail("calloc");
+		return -1;
+	}
+	ret = cng_bench_mkdir_all(t, opts.n, false);
+	if (ret >= 0)
+		ret = cng_bench_cursors_round(0, lt);
+	if (!ret)
+		ret = cng_bench_cursors_round(opts.cursors, lt);
+	if (cng_bench_rmdir_all(NULL, false))
+		ret = -1;
+	free(lt);
+	return ret < 0 ? -1 : 0;
 }
 
 static int cng_bench_test_items(unsigned long long *t)
@@ -1084,7 +1178,7 @@ static int cng_bench_test_memory(unsigned long long *t, bool trees)
 static void cng_bench_usage(void)
 {
 	fprintf(stderr,
-		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] [-g FILE] [-w DIR] [-m M] items|trees|memory|treemem|sysfs|paired DIR\n");
+		"usage: cng_bench_driver [-n N] [-s SYSTEM] [-r ROUND] [-a NAME] [-A COUNT] [-c COUNT] [-t] [-b SECONDS] [-p REF] [-f FILE] [-g FILE] [-w DIR] [-m M] [-k K] items|trees|memory|treemem|sysfs|paired|cursors DIR\n");
 	exit(2);
 }
 
@@ -1092,7 +1186,7 @@ static void cng_bench_parse(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:g:w:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:r:a:A:c:tb:p:f:g:w:m:k:")) != -1) {
 		switch (opt) {
 		case 'n':
 			opts.n = strtoul(optarg, NULL, 0);
@@ -1133,6 +1227,9 @@ static void cng_bench_parse(int argc, char **argv)
 		case 'm':
 			opts.twins = strtoul(optarg, NULL, 0);
 			break;
+		case 'k':
+			opts.cursors = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			cng_bench_usage();
 		}
@@ -1166,6 +1263,8 @@ int main(int argc, char **argv)
 		ret = cng_bench_test_sysfs(t);
 	else if (!strcmp(opts.test, "paired"))
 		ret = cng_bench_test_paired(t);
+	else if (!strcmp(opts.test, "cursors"))
+		ret = cng_bench_test_cursors(t);
 	else
 		cng_bench_usage();
 	if (ret && made)

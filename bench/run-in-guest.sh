@@ -104,6 +104,8 @@ round() {
 		[ "$sys" = stock ] && break
 	done
 	[ -n "$PAIRED_ONLY" ] && return 0
+	say "$sys round $r: readdir with $CURSORS directories open, n=$CURSORS_N"
+	drive "$sys" "$r" -n "$CURSORS_N" -A "$a" -k "$CURSORS" cursors "$items"
 	say "$sys round $r: trees, n=$TREES_N"
 	drive "$sys" "$r" -n "$TREES_N" -c "$CHILDREN" trees "$trees"
 	for a in $MEM_ATTRS; do

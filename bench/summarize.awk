@@ -182,6 +182,8 @@ NR == 1 { next }
 		trees_n = n
 	if (test == "sysfs")
 		sysfs_n = n
+	if (test == "cursors")
+		cursors_n = n
 }
 
 END {
@@ -276,6 +278,9 @@ END {
 				printf "\n"
 			}
 	}
+
+	if (cursors_n != "")
+		cursors_table()
 
 	print ""
 	print "## Kernel memory per item (bytes, slab objects)"
@@ -619,4 +624,33 @@ function paired_table(    i, o, op, p, any, k, name, pops, npops) {
 					(o > 2 ? "-" : own(p "_growth_x1000", name, 1000, "", "%.2f")),
 					(o > 2 ? "-" : own(p "_growth_vs_ref_x1000", name, 1000, "", "%.2f"))
 			}
+}
+
+# Readdir while many directories of the same one are left open part way
+# through their listing, each holding whatever its file system keeps for
+# a readdir cursor.
+function cursors_table(    s, name, f, k) {
+	f = "cursors" SUBSEP cursors_n SUBSEP
+	k = own(f "parked", "ours", 1)
+	if (k == "-")
+		k = own(f "parked", "stock", 1)
+	print ""
+	print "## Readdir with " k " directories left open mid-listing"
+	print ""
+	print "A directory of " cursors_n " items; " k " other opens of it each read"
+	print "part of it (a hundred entries) and stay open. \"listing\": a whole"
+	print "getdents of it by another open, with none of them open and with all"
+	print "of them; \"resume\": the next small getdents of one of them."
+	print ""
+	print "| system | listing us, none open | listing us, all open | all/none | resume us |"
+	print "|---|---:|---:|---:|---:|"
+	rfmt = "%.2f"
+	for (s = 1; s <= nsys; s++) {
+		name = sys[s]
+		rmed(f "listing_parked_ns", name, "", f "listing_ns", name, "")
+		printf "| %s | %s | %s | %s | %s |\n", name,
+			own(f "listing_ns", name, 1000),
+			own(f "listing_parked_ns", name, 1000), rspread,
+			own(f "resume_parked_ns", name, 1000)
+	}
 }

@@ -24,10 +24,10 @@ rm -f "$out"/results.csv "$out"/summary.md "$out"/mkdir.png "$out"/*.dat
 
 if [ -n "${QUICK:-}" ]; then
 	rounds=3 ns="1000 5000" mem_n=1000 trees_n=300 budget=60 tmo=1500
-	twin_n=1000
+	twin_n=1000 cursors=1000
 else
 	rounds=3 ns="1000 10000 100000" mem_n=10000 trees_n=2000 budget=300
-	tmo=21600 twin_n=10000
+	tmo=21600 twin_n=10000 cursors=10000
 fi
 rounds=${BENCH_ROUNDS:-$rounds}
 ns=${BENCH_NS:-$ns}
@@ -35,6 +35,7 @@ mem_n=${BENCH_MEM_N:-$mem_n}
 trees_n=${BENCH_TREES_N:-$trees_n}
 budget=${BENCH_BUDGET:-$budget}
 twin_n=${BENCH_TWIN_N:-$twin_n}
+cursors=${BENCH_CURSORS:-$cursors}
 
 : "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
 if [ "$MODULE_KO" != /dev/null ] && [ ! -f "$MODULE_KO" ]; then
@@ -62,6 +63,8 @@ SYSFS_N=1000
 SYSFS_FILE=/sys/kernel/uevent_seqnum
 SYSFS_DEEP_FILE=/sys/devices/system/cpu/cpu0/topology/core_id
 TWIN_N=$twin_n
+CURSORS=$cursors
+CURSORS_N=1000
 PAIRED_ONLY=${BENCH_PAIRED_ONLY:-}
 EOF
 echo "bench/run-in-guest.sh $tmo" > "$out/bench.list"

@@ -95,6 +95,12 @@ paired_run() {
 	grep -q ',made,,50$' "$OUT"
 }
 
+cursors_run() {
+	run -s "$CNG_CONFIGFS" -n 150 -A 8 -k 20 cursors "$ROOT/items" &&
+	has listing_ns listing_parked_ns resume_parked_ns parked &&
+	grep -q ',parked,,20$' "$OUT"
+}
+
 # The twin: 20 items of 8 attributes, shown and stored as the items are;
 # the paired run's writes of "1" reached it.
 twin_made() {
@@ -116,7 +122,7 @@ tree_left_empty() {
 	return 0
 }
 
-ktap_plan 11
+ktap_plan 12
 check "client_module_loads" insmod /lib/modules/cng/cng_bench.ko children=4 \
 	sysfs_items=20
 check "client_reports_its_sizes" \
@@ -127,6 +133,7 @@ check "trees_run_reports_every_figure" trees_run
 check "memory_run_reports_every_figure" memory_run
 check "tmpfs_reference_run_reports_every_figure" tmpfs_run
 check "paired_run_reports_every_figure" paired_run
+check "cursors_run_reports_every_figure" cursors_run
 check "sysfs_reference_run_reports" run -s sysfs -n 50 sysfs \
 	/sys/kernel/uevent_seqnum
 check "runs_leave_the_groups_empty" tree_left_empty
