@@ -4,21 +4,20 @@
  *
  * Lock order, outermost first:
  *
- *   1. cng_sb_mutex (mount.c): the mounted superblock. When nothing is
- *      mounted, a kernel-side removal holds it around each link it
- *      removes, so that no mount can start a symlink(2) racing that
- *      link's drop_link.
- *   2. VFS inode locks (i_rwsem), taken by the VFS around our inode
+ *   1. VFS inode locks (i_rwsem), taken by the VFS around our inode
  *      operations. The module takes one itself: a kernel-side removal
  *      locks a link's directory around its drop_link, as unlink(2) and
  *      symlink(2) have it locked around drop_link and allow_link. And
  *      symlink drops and retakes its directory's, as stock does.
- *   3. cng_subsys_mutex (node.c), the root group's su_mutex, or one
+ *   2. cng_subsys_mutex (node.c), the root group's su_mutex, or one
  *      subsystem's su_mutex: never two of them. Client callbacks that
  *      stock runs under su_mutex (make_item, make_group,
  *      disconnect_notify, drop_item) run under it here too.
- *   4. cng_tree_mutex (node.c): the backing tree. Never held across a
+ *   3. cng_tree_mutex (node.c): the backing tree. Never held across a
  *      client callback, nor while waiting for active references.
+ *
+ * cng_sb_mutex (mount.c) nests in none of these and is held across no
+ * other lock.
  *
  * Active references (cng_node_get_active()) are not locks, but removal
  * waits for them to drain, so lockdep sees them as a read lock per node
@@ -482,10 +481,10 @@ int cng_unlink(struct inode *dir, struct dentry *dentry);
 /**
  * cng_sb_hold() - the mounted superblock, or no mount starting
  *
- * Context: process; sleeps; takes cng_sb_mutex.
+ * Context: process; sleeps; takes cng_sb_mutex briefly.
  * Return: the superblock, kept active until cng_sb_release(); or NULL
- * when configfs is not mounted, and then no mount can start until
- * cng_sb_release(NULL), which drops cng_sb_mutex.
+ * when configfs is not mounted, and then no mount completes until
+ * cng_sb_release(NULL).
  */
 struct super_block *cng_sb_hold(void);
 void cng_sb_release(struct super_block *sb);

@@ -18,13 +18,18 @@
 #define CNG_MAGIC	0x62656570
 
 /*
- * Protects cng_sb, the superblock while it is mounted: set at the end of
- * fill_super, cleared as kill_sb starts. First in the lock order; taken
- * under s_umount by fill_super and kill_sb, so never held while a
+ * Protects cng_sb, the superblock while it is mounted (set at the end of
+ * fill_super, cleared as kill_sb starts), and cng_sb_unmounted_holds,
+ * the holders that found nothing mounted: until they are done, a new
+ * superblock waits in fill_super (on cng_sb_wq) before it is published,
+ * so no mount lets a VFS operation start. Not held across anything else;
+ * taken under s_umount by fill_super and kill_sb, so never held while a
  * superblock is deactivated.
  */
 static DEFINE_MUTEX(cng_sb_mutex);
 static struct super_block *cng_sb;
+static unsigned int cng_sb_unmounted_holds;
+static DECLARE_WAIT_QUEUE_HEAD(cng_sb_wq);
 
 struct super_block *cng_sb_hold(void)
 {
@@ -33,8 +38,10 @@ struct super_block *cng_sb_hold(void)
 	mutex_lock(&cng_sb_mutex);
 	sb = cng_sb;
 	/* A superblock being killed has no mount left: none, then. */
-	if (!sb || !atomic_inc_not_zero(&sb->s_active))
-		return NULL;
+	if (sb && !atomic_inc_not_zero(&sb->s_active))
+		sb = NULL;
+	if (!sb)
+		cng_sb_unmounted_holds++;
 	mutex_unlock(&cng_sb_mutex);
 	return sb;
 }
@@ -48,10 +55,14 @@ struct super_block *cng_sb_hold(void)
  */
 void cng_sb_release(struct super_block *sb)
 {
-	if (sb)
+	if (sb) {
 		deactivate_super(sb);
-	else
-		mutex_unlock(&cng_sb_mutex);
+		return;
+	}
+	mutex_lock(&cng_sb_mutex);
+	if (!--cng_sb_unmounted_holds)
+		wake_up_all(&cng_sb_wq);
+	mutex_unlock(&cng_sb_mutex);
 }
 
 /* A node's inode is worth caching only while the node is in the tree. */
@@ -90,6 +101,11 @@ static int cng_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 	mutex_lock(&cng_sb_mutex);
+	while (cng_sb_unmounted_holds) {
+		mutex_unlock(&cng_sb_mutex);
+		wait_event(cng_sb_wq, !READ_ONCE(cng_sb_unmounted_holds));
+		mutex_lock(&cng_sb_mutex);
+	}
 	cng_sb = sb;
 	mutex_unlock(&cng_sb_mutex);
 	return 0;

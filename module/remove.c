@@ -192,7 +192,7 @@ int cng_remove_link(struct cng_node *link)
 /*
  * A link the kernel side removes: its directory is locked as the VFS
  * would lock it; when nothing is mounted, cng_sb_hold() keeps a mount
- * (and so a symlink(2) in that directory) from starting meanwhile.
+ * (and so a symlink(2) in that directory) from completing meanwhile.
  * Without memory for the directory's inode, drop_link runs unserialised
  * with the directory's allow_link: the alternative, waiting for memory,
  * could stall an unregistration for good.
