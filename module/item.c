@@ -42,32 +42,6 @@ static void cng_item_replace_name(struct config_item *item, char *name)
 	item->ci_name = name;
 }
 
-/*
- * config_item_set_name(item, "%s", name) without the formatting: what
- * every config_*_init_type_name() call does, once per mkdir.
- */
-static int cng_item_set_name_str(struct config_item *item, const char *str)
-{
-	size_t len;
-	char *name;
-
-	/* vsnprintf()'s "(null)", as stock would name it. */
-	if (!str)
-		return config_item_set_name(item, "%s", str);
-	len = strlen(str);
-	cng_item_unshare_name(item);
-	if (len < CONFIGFS_ITEM_NAME_LEN) {
-		name = item->ci_namebuf;
-		memmove(name, str, len + 1);
-	} else {
-		name = kstrdup(str, GFP_KERNEL);
-		if (!name)
-			return -EFAULT;
-	}
-	cng_item_replace_name(item, name);
-	return 0;
-}
-
 /**
  * config_item_set_name() - set the name of an item
  * @item: the item
@@ -122,7 +96,7 @@ EXPORT_SYMBOL(config_item_set_name);
 void config_item_init_type_name(struct config_item *item, const char *name,
 				const struct config_item_type *type)
 {
-	cng_item_set_name_str(item, name);
+	config_item_set_name(item, "%s", name);
 	item->ci_type = type;
 	cng_item_init(item);
 }
@@ -139,7 +113,7 @@ EXPORT_SYMBOL(config_item_init_type_name);
 void config_group_init_type_name(struct config_group *group, const char *name,
 				 const struct config_item_type *type)
 {
-	cng_item_set_name_str(&group->cg_item, name);
+	config_item_set_name(&group->cg_item, "%s", name);
 	group->cg_item.ci_type = type;
 	config_group_init(group);
 }
