@@ -561,7 +561,8 @@ static int cng_bench_test_cursors(unsigned long long *t)
 	struct rlimit rl;
 	int ret;
 
-	rl.rlim_cur = rl.rlim_max = opts.cursors + 64;
+	rl.rlim_cur = opts.cursors + 64;
+	rl.rlim_max = rl.rlim_cur;
 	if (setrlimit(RLIMIT_NOFILE, &rl)) {
 		cng_bench_fail("setrlimit");
 		return -1;

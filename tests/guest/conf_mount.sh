@@ -30,7 +30,7 @@ cng_load
 check "subsystem_appears_on_load" test -d "$T"
 check "subsystem_holds_attributes_and_default_groups" \
 	test "$(ls "$T" | tr '\n' ' ')" = \
-	"ctl events fixed items late live narrow wide "
+	"ctl events fixed gate items late live narrow wide "
 check "nested_default_groups_appear_with_subsystem" test -d "$T/fixed/inner/deep"
 check "directory_mode_is_0755" test "$(stat -c %a "$T/items")" = 755
 check "dir_nlink_counts_subdirectories" \

@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const struct {
 	unsigned int mask;
 	const char *name;
@@ -40,7 +42,7 @@ static void print_events(const char *buf, ssize_t len)
 	for (p = buf; p < buf + len; p += sizeof(*ev) + ev->len) {
 		ev = (const struct inotify_event *)p;
 		first = 1;
-		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(flags); i++) {
 			if (!(ev->mask & flags[i].mask))
 				continue;
 			printf("%s%s", first ? "" : "|", flags[i].name);
@@ -52,7 +54,10 @@ static void print_events(const char *buf, ssize_t len)
 
 int main(int argc, char **argv)
 {
-	char buf[16384] __attribute__((aligned(8)));
+	union {
+		struct inotify_event ev;
+		char buf[16384];
+	} u;
 	struct pollfd pfd;
 	int fd, status;
 	ssize_t len;
@@ -80,10 +85,10 @@ int main(int argc, char **argv)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	while (poll(&pfd, 1, 500) > 0) {
-		len = read(fd, buf, sizeof(buf));
+		len = read(fd, u.buf, sizeof(u.buf));
 		if (len <= 0)
 			break;
-		print_events(buf, len);
+		print_events(u.buf, len);
 	}
 	fflush(stdout);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
