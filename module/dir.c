@@ -225,7 +225,7 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	/* Its item may be gone with its state anything else. */
+	/* Only while it is built or LIVE is its item sure to be there. */
 	if (parent->state != CNG_STATE_LIVE && parent->state != CNG_STATE_NEW)
 		return -ENOENT;
 	/* A name may not shadow an attribute of the parent, as in stock. */

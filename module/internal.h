@@ -207,7 +207,7 @@ struct cng_node_ext {
  * @ext: the rarely used part, or NULL; set once, under the tree mutex
  * @rcu: for freeing, after the last reference
  * @dep_map: lockdep's view of the active references; empty without
- *	     CONFIG_DEBUG_LOCK_ALLOC
+ *	     CONFIG_LOCKDEP
  */
 struct cng_node {
 	refcount_t		ref;

@@ -257,7 +257,7 @@ static void cng_node_lockdep_init(struct cng_node *node,
 {
 	unsigned int depth = 0;
 
-	if (!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
 		return;
 	for (; parent; parent = parent->parent)
 		depth++;
@@ -724,7 +724,7 @@ int cng_node_init(void)
 	int ret;
 
 	/* What a directory costs (docs/design.md, "Memory"). */
-	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_LOCKDEP) &&
 		     sizeof(struct cng_node) > 120);
 	cng_node_cache = kmem_cache_create("cng_node_cache",
 					   sizeof(struct cng_node), 0, 0, NULL);
