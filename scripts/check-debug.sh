@@ -87,3 +87,8 @@ expect fails_a_use_after_free \
 	'^not ok 3 [^ ]*runner/uaf.sh # kernel log reports a bug'
 expect shows_the_kasan_report '# >>> .*BUG: KASAN: (slab-)?use-after-free'
 expect goes_on_after_a_use_after_free '^ok 4 [^ ]*runner/pass.sh'
+expect fails_a_leak \
+	'^not ok 5 [^ ]*runner/leak.sh # .*kmemleak reports suspected leaks'
+expect shows_the_kmemleak_report \
+	'# >>>  +4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c  L{16}$'
+expect goes_on_after_a_leak '^ok 6 [^ ]*runner/pass.sh'
