@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The runner's own test: run tests/qemu/selftest.list, whose tests fail,
-# hang, WARN and Oops on purpose between passing tests, and check that each
-# failure mode gives a failing verdict with the evidence shown while the
-# suite goes on. TAP on stdout.
+# hang, WARN, Oops, log other reports, flood the kernel log and report late
+# on purpose between passing tests, and check that each failure mode gives
+# a failing verdict with the evidence shown while the suite goes on. TAP on
+# stdout.
 #
 # Usage: runner-selftest.sh WHICH OUTDIR
 set -u
@@ -40,7 +41,22 @@ expect fails_a_test_that_kills_the_guest \
 expect shows_the_console_of_a_dead_guest \
 	'# .*(BUG: kernel NULL pointer dereference|Oops)'
 expect boots_again_after_a_dead_guest '^ok 8 [^ ]*runner/pass.sh'
-expect counts_the_verdicts ': 5 passed, 4 failed$'
+expect fails_a_test_whose_log_has_other_reports \
+	'^not ok 9 [^ ]*runner/markers.sh # kernel log reports a bug'
+expect takes_busy_inodes_at_unmount_for_a_report \
+	'# >>> VFS: Busy inodes after unmount'
+expect takes_kmemleak_without_memory_for_a_report \
+	'# >>> kmemleak: Cannot allocate a kmemleak_object'
+expect takes_kmemleak_turned_off_for_a_report \
+	'# >>> kmemleak: Kernel memory leak detector disabled'
+expect goes_on_after_other_reports '^ok 10 [^ ]*runner/pass.sh'
+expect fails_a_test_whose_log_records_were_lost \
+	'^not ok 11 [^ ]*runner/flood.sh # kernel log lost [0-9]+ records'
+expect goes_on_after_lost_records '^ok 12 [^ ]*runner/pass.sh'
+expect waits_for_a_late_report_before_the_last_scan \
+	'^not ok 14 [^ ]*unload_all_modules # kernel log reports a bug'
+expect shows_the_late_report '# >>> INFO: task cng-late:1 blocked'
+expect counts_the_verdicts ': 7 passed, 7 failed$'
 n=$((n + 1))
 if [ "$status" -ne 0 ]; then
 	echo "ok $n runner_exits_nonzero_on_failures"

@@ -47,6 +47,9 @@
 #define OUR_MODULE	"/lib/modules/cng/configfs.ko"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define MAX_LOG_LINES	400
+#define HUNG_TASK_TIMEOUT	"/proc/sys/kernel/hung_task_timeout_secs"
+#define HUNG_TASK_INTERVAL "/proc/sys/kernel/hung_task_check_interval_secs"
+#define HUNG_TASK_CHECK		"5"	/* s between two checks */
 
 static FILE *verdict;
 static int kmsg_fd = -1;
@@ -68,6 +71,7 @@ static const char *const bad_markers[] = {
 	"inconsistent lock state", "lock held when returning",
 	"sleeping function called", "Call Trace:", "RIP:",
 	"stack-protector", "usercopy:", "Kernel panic",
+	"VFS: Busy inodes after unmount",
 	"disagrees about version of symbol", "Unknown symbol",
 	/* kmemleak turning itself off: no later leak would be seen. */
 	"Kernel memory leak detector disabled",
@@ -229,39 +233,56 @@ static bool line_is_bad(const char *msg)
 }
 
 /*
- * Read the kernel log written since the last call. When it holds a report,
- * copy the whole stretch to the verdict port. Returns true when clean.
+ * Read the kernel log written since the last call. Records overwritten
+ * before they were read (the ring buffer wrapped) read as EPIPE; the gap
+ * in sequence numbers says how many, in *@lost: a report may have been
+ * among them. When the stretch holds a report or a gap, copy it to the
+ * verdict port. Returns true when no record matched a marker.
  */
-static bool scan_kmsg(void)
+static bool scan_kmsg(unsigned long long *lost)
 {
+	static unsigned long long next_seq;	/* 0: nothing read yet */
 	static char rec[8192];
 	char **lines = NULL;
 	int nlines = 0, i;
 	bool clean = true;
 
+	*lost = 0;
 	for (;;) {
 		ssize_t n = read(kmsg_fd, rec, sizeof(rec) - 1);
+		unsigned long long seq;
 		char *msg, *nl;
+		bool bad;
 
 		if (n < 0 && errno == EPIPE)
 			continue;
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
+		if (sscanf(rec, "%*u,%llu,", &seq) == 1) {
+			if (next_seq && seq > next_seq)
+				*lost += seq - next_seq;
+			next_seq = seq + 1;
+		}
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
 		nl = strchr(msg, '\n');
 		if (nl)
 			*nl = '\0';
-		if (line_is_bad(msg))
+		bad = line_is_bad(msg);
+		if (bad)
 			clean = false;
-		if (nlines < MAX_LOG_LINES) {
+		/* Past the first lines, only the reports themselves. */
+		if (nlines < MAX_LOG_LINES || bad) {
 			lines = realloc(lines, sizeof(*lines) * (nlines + 1));
 			lines[nlines++] = strdup(msg);
 		}
 	}
-	if (!clean) {
+	if (!clean || *lost) {
 		say("    # kernel log during this test:\n");
+		if (*lost)
+			say("    # >>> %llu kernel log records lost: overwritten before read\n",
+			    *lost);
 		for (i = 0; i < nlines; i++)
 			say("    # %s%s\n", line_is_bad(lines[i]) ? ">>> " : "",
 			    lines[i]);
@@ -333,6 +354,41 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void wait_until(double when)
+{
+	double left;
+
+	while ((left = when - now()) > 0)
+		usleep(left > 1 ? 1000000 : (useconds_t)(left * 1e6));
+}
+
+static int read_int_file(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return atoi(buf);
+}
+
+/*
+ * How long after a test a late report can still come: the hung-task
+ * detector names a task blocked for hung_task_timeout_secs at its next
+ * check, HUNG_TASK_CHECK s later at most; RCU reports a stall after about
+ * as long (21 s on Debian's kernel). Never under kmemleak's minimum
+ * object age (5 s), as the final check scans kmemleak after it.
+ */
+static int late_report_wait(void)
+{
+	int wait = read_int_file(HUNG_TASK_TIMEOUT) + atoi(HUNG_TASK_CHECK) + 1;
+
+	return wait < 22 ? 22 : wait;
 }
 
 /* Forward the test's output line by line, indented as a KTAP subtest. */
@@ -518,7 +574,9 @@ static void run_tests(void)
 {
 	struct test *tests;
 	int n = read_list(&tests), i;
+	unsigned long long lost;
 	enum leak_scan leaks;
+	double last_end;
 	char why[512];
 	bool clean;
 
@@ -528,7 +586,7 @@ static void run_tests(void)
 		say("#cng-abort kmemleak cannot scan after boot\n");
 		return;
 	}
-	if (!scan_kmsg()) {
+	if (!scan_kmsg(&lost) || lost) {
 		say("#cng-abort kernel log not clean after boot and mount\n");
 		return;
 	}
@@ -549,7 +607,7 @@ static void run_tests(void)
 		usleep(100000);
 		/* kmemleak first: its scan logs how many leaks it found. */
 		leaks = scan_kmemleak(true);
-		clean = scan_kmsg();
+		clean = scan_kmsg(&lost);
 		if (res == RUN_STUCK) {
 			say("not ok %d %s # hung in the kernel past its %d s timeout; unkillable\n",
 			    i + 1, tests[i].name, tests[i].timeout);
@@ -564,6 +622,9 @@ static void run_tests(void)
 		if (!clean)
 			add_reason(why, sizeof(why), "kernel log reports a bug");
 		add_leak_reason(why, sizeof(why), leaks);
+		if (lost)
+			add_reason(why, sizeof(why),
+				   "kernel log lost %llu records", lost);
 		if (res == RUN_EXITED && (!WIFEXITED(status) ||
 					  (WEXITSTATUS(status) &&
 					   WEXITSTATUS(status) != 4)))
@@ -578,23 +639,28 @@ static void run_tests(void)
 			say("ok %d %s # %.1f s\n", i + 1, tests[i].name,
 			    now() - t0);
 	}
+	last_end = now();
 	say("#cng-start %d unload_all_modules\n", n + 1);
 	clean = unload_all();
 	/*
 	 * The first scan sees what the unloads leaked; the second, past
-	 * kmemleak's minimum object age, reports it.
+	 * kmemleak's minimum object age, reports it. In between, a task the
+	 * last test left blocked, or a stalled CPU, has the time to be
+	 * reported by the hung-task detector or RCU.
 	 */
 	leaks = scan_kmemleak(true);
-	if (!access(KMEMLEAK, F_OK))
-		sleep(6);
+	wait_until(last_end + late_report_wait());
 	if (leaks == LEAKS_NONE)
 		leaks = scan_kmemleak(true);
 	why[0] = '\0';
 	if (!clean)
 		add_reason(why, sizeof(why), "modules still loaded");
-	if (!scan_kmsg())
+	if (!scan_kmsg(&lost))
 		add_reason(why, sizeof(why), "kernel log reports a bug");
 	add_leak_reason(why, sizeof(why), leaks);
+	if (lost)
+		add_reason(why, sizeof(why), "kernel log lost %llu records",
+			   lost);
 	if (why[0])
 		say("not ok %d unload_all_modules # %s\n", n + 1, why);
 	else
@@ -639,7 +705,8 @@ int main(void)
 	setenv("HOME", "/root", 1);
 	setenv("TERM", "linux", 0);
 	setenv("CNG_CONFIGFS", which_configfs, 1);
-	write_file("/proc/sys/kernel/hung_task_timeout_secs", "20");
+	write_file(HUNG_TASK_TIMEOUT, "20");
+	write_file(HUNG_TASK_INTERVAL, HUNG_TASK_CHECK);
 	write_file("/proc/sys/kernel/printk_ratelimit", "0");
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (kmsg_fd < 0)
