@@ -53,10 +53,17 @@ expect goes_on_after_other_reports '^ok 10 [^ ]*runner/pass.sh'
 expect fails_a_test_whose_log_records_were_lost \
 	'^not ok 11 [^ ]*runner/flood.sh # kernel log lost [0-9]+ records'
 expect goes_on_after_lost_records '^ok 12 [^ ]*runner/pass.sh'
+expect skips_with_the_reason_of_the_skip_plan \
+	'^ok 13 [^ ]*runner/skip.sh # SKIP runner self-test: skips on purpose$'
+expect fails_exit_status_4_without_a_skip_plan \
+	'^not ok 14 [^ ]*runner/exit4.sh # exit status 4 without a "1..0 # SKIP" plan$'
+expect fails_a_test_with_fewer_results_than_planned \
+	'^not ok 15 [^ ]*runner/short.sh # plan 1..2 but 1 results$'
+expect goes_on_after_a_short_test '^ok 16 [^ ]*runner/pass.sh'
 expect waits_for_a_late_report_before_the_last_scan \
-	'^not ok 14 [^ ]*unload_all_modules # kernel log reports a bug'
+	'^not ok 18 [^ ]*unload_all_modules # kernel log reports a bug'
 expect shows_the_late_report '# >>> INFO: task cng-late:1 blocked'
-expect counts_the_verdicts ': 7 passed, 7 failed$'
+expect counts_the_verdicts ': 9 passed, 9 failed$'
 n=$((n + 1))
 if [ "$status" -ne 0 ]; then
 	echo "ok $n runner_exits_nonzero_on_failures"

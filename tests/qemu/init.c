@@ -391,6 +391,55 @@ static int late_report_wait(void)
 	return wait < 22 ? 22 : wait;
 }
 
+/*
+ * The test's own KTAP, counted as it goes by: its plan and its results,
+ * not its subtests' (those are indented). A test passes only with one
+ * plan and as many results, none failing; it skips only with a plan of
+ * "1..0 # SKIP reason" and exit status 4.
+ */
+struct ktap_count {
+	int plans;
+	int planned;
+	int results;
+	int failing;
+	bool skip_plan;
+	char skip_reason[160];
+};
+
+static struct ktap_count ktap;
+
+static bool is_result(const char *line, const char *verdict)
+{
+	size_t len = strlen(verdict);
+
+	return !strncmp(line, verdict, len) && isdigit((unsigned char)line[len]);
+}
+
+static void count_ktap(const char *line)
+{
+	const char *skip;
+	int n;
+
+	if (sscanf(line, "1..%d", &n) == 1) {
+		ktap.plans++;
+		ktap.planned = n;
+		skip = strstr(line, "# SKIP");
+		if (!n && skip) {
+			ktap.skip_plan = true;
+			for (skip += 6; *skip == ' '; skip++)
+				;
+			snprintf(ktap.skip_reason, sizeof(ktap.skip_reason),
+				 "%s", skip);
+		}
+	} else if (is_result(line, "ok ")) {
+		ktap.results++;
+	} else if (is_result(line, "not ok ")) {
+		ktap.results++;
+		if (!strstr(line, "# TODO"))
+			ktap.failing++;
+	}
+}
+
 /* Forward the test's output line by line, indented as a KTAP subtest. */
 static void forward(char *buf, size_t *len, bool flush_all)
 {
@@ -398,13 +447,16 @@ static void forward(char *buf, size_t *len, bool flush_all)
 
 	while ((nl = memchr(p, '\n', buf + *len - p))) {
 		*nl = '\0';
+		count_ktap(p);
 		say("    %s\n", p);
 		p = nl + 1;
 	}
 	*len -= p - buf;
 	memmove(buf, p, *len);
 	if (flush_all && *len) {
-		say("    %.*s\n", (int)*len, buf);
+		buf[*len] = '\0';
+		count_ktap(buf);
+		say("    %s\n", buf);
 		*len = 0;
 	}
 }
@@ -437,6 +489,7 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 		_exit(127);
 	}
 	close(pfd[1]);
+	memset(&ktap, 0, sizeof(ktap));
 	while (open_pipe) {
 		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
 		int left = (int)((deadline - now()) * 1000);
@@ -570,6 +623,37 @@ static void add_leak_reason(char *why, size_t size, enum leak_scan leaks)
 		add_reason(why, size, "kmemleak cannot scan");
 }
 
+/*
+ * What a test's exit status and KTAP add to its verdict's reasons. Returns
+ * true when the test skipped as it should: a skip plan and status 4 (not
+ * a command that returned 4 under "set -e").
+ */
+static bool add_exit_reason(char *why, size_t size, int status)
+{
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) :
+		   128 + WTERMSIG(status);
+
+	if (code == 4) {
+		if (ktap.skip_plan && ktap.plans == 1 && !ktap.results)
+			return true;
+		add_reason(why, size,
+			   "exit status 4 without a \"1..0 # SKIP\" plan");
+	} else if (code) {
+		add_reason(why, size, "exit status %d", code);
+	} else if (ktap.plans != 1) {
+		add_reason(why, size, "%d KTAP plans", ktap.plans);
+	} else if (!ktap.planned) {
+		add_reason(why, size, "plan 1..0 with exit status 0");
+	} else if (ktap.results != ktap.planned) {
+		add_reason(why, size, "plan 1..%d but %d results",
+			   ktap.planned, ktap.results);
+	} else if (ktap.failing) {
+		add_reason(why, size, "%d failing cases but exit status 0",
+			   ktap.failing);
+	}
+	return false;
+}
+
 static void run_tests(void)
 {
 	struct test *tests;
@@ -594,6 +678,7 @@ static void run_tests(void)
 		char path[256];
 		char *argv[3] = { path, NULL, NULL };
 		enum run_result res;
+		bool skip = false;
 		int status = 0;
 		double t0 = now();
 
@@ -625,16 +710,13 @@ static void run_tests(void)
 		if (lost)
 			add_reason(why, sizeof(why),
 				   "kernel log lost %llu records", lost);
-		if (res == RUN_EXITED && (!WIFEXITED(status) ||
-					  (WEXITSTATUS(status) &&
-					   WEXITSTATUS(status) != 4)))
-			add_reason(why, sizeof(why), "exit status %d",
-				   WIFEXITED(status) ? WEXITSTATUS(status) :
-				   128 + WTERMSIG(status));
+		if (res == RUN_EXITED)
+			skip = add_exit_reason(why, sizeof(why), status);
 		if (why[0])
 			say("not ok %d %s # %s\n", i + 1, tests[i].name, why);
-		else if (WEXITSTATUS(status) == 4)
-			say("ok %d %s # SKIP\n", i + 1, tests[i].name);
+		else if (skip)
+			say("ok %d %s # SKIP %s\n", i + 1, tests[i].name,
+			    ktap.skip_reason);
 		else
 			say("ok %d %s # %.1f s\n", i + 1, tests[i].name,
 			    now() - t0);
