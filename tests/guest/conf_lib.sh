@@ -8,7 +8,8 @@
 #   events_are LINE...     the event log holds exactly these lines
 #   clear_events           empty the event log
 #   ctl CMD...             write one command to cng_test's ctl
-#   cng_load / cng_unload  insmod / rmmod the client (unload: rmmod ok)
+#   cng_load / cng_unload  insmod / rmmod the client (load: fails if it is
+#                          already loaded; unload: rmmod ok)
 #   on_stock               true when the guest runs the kernel's configfs
 #   skip_differs NAME WHAT on stock: "ok N NAME # SKIP expected to differ
 #                          on stock: WHAT"
@@ -58,10 +59,12 @@ clear_events() {
 	echo clear > "$T/events"
 }
 
+# A cng_test already loaded is an error: init unloads what a test leaves
+# loaded (and fails that test), so this one left it there itself.
 cng_load() {
 	if cng_loaded; then
-		echo "# cng_test left loaded by an earlier test; unloading"
-		rmmod cng_test
+		echo "# cng_test is already loaded"
+		return 1
 	fi
 	run insmod "$CNG_KO"
 }

@@ -53,6 +53,7 @@
 
 static FILE *verdict;
 static int kmsg_fd = -1;
+static int modules_fd = -1;
 static char mode[16] = "test";
 static char which_configfs[16] = "ours";
 static int start_at = 1;
@@ -167,7 +168,7 @@ static void parse_cmdline(void)
 static void open_verdict(const char *path)
 {
 	struct termios tio;
-	int fd = open(path, O_WRONLY | O_NOCTTY);
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0) {
 		verdict = stdout;
@@ -558,45 +559,123 @@ static int read_list(struct test **tests)
 	return n;
 }
 
+/*
+ * The loaded modules, from /proc/modules. init keeps that file open from
+ * boot, so that a test that leaves init short of file descriptors does not
+ * also blind this check.
+ */
+#define MAX_MODULES	256
+
+struct modules {
+	int n;
+	char name[MAX_MODULES][64];
+	int refs[MAX_MODULES];
+};
+
+static bool read_modules(struct modules *mods)
+{
+	static char buf[65536];
+	size_t len = 0;
+	ssize_t n = 0;
+	char *line, *save;
+
+	mods->n = 0;
+	if (lseek(modules_fd, 0, SEEK_SET) < 0)
+		return false;
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(modules_fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	if (n < 0)
+		return false;
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line && mods->n < MAX_MODULES;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%63s %*u %d", mods->name[mods->n],
+			   &mods->refs[mods->n]) == 2)
+			mods->n++;
+	return true;
+}
+
+static bool has_module(const struct modules *mods, const char *name)
+{
+	int i;
+
+	for (i = 0; i < mods->n; i++)
+		if (!strcmp(mods->name[i], name))
+			return true;
+	return false;
+}
+
+/* Unloads, until none goes, each module not in @keep that nothing uses. */
+static void unload_unused(const struct modules *keep)
+{
+	struct modules now;
+	bool progress = true;
+	int i;
+
+	while (progress && read_modules(&now)) {
+		progress = false;
+		for (i = 0; i < now.n; i++)
+			if (!has_module(keep, now.name[i]) && !now.refs[i] &&
+			    !syscall(SYS_delete_module, now.name[i],
+				     O_NONBLOCK))
+				progress = true;
+	}
+}
+
+/*
+ * A test must unload what it loaded. Names in @left (space-separated) the
+ * modules loaded now that were not in @before, unloads them so that the
+ * next test starts as this one did, and shows those that stay. Returns
+ * false when there were any, or when /proc/modules cannot be read.
+ */
+static bool unload_leftovers(const struct modules *before, char *left,
+			     size_t size)
+{
+	struct modules now;
+	size_t len = 0;
+	int i;
+
+	left[0] = '\0';
+	if (!read_modules(&now)) {
+		snprintf(left, size, "(/proc/modules: %s)", strerror(errno));
+		return false;
+	}
+	for (i = 0; i < now.n; i++)
+		if (!has_module(before, now.name[i]) && len < size)
+			len += snprintf(left + len, size - len, "%s%s",
+					len ? " " : "", now.name[i]);
+	if (!len)
+		return true;
+	unload_unused(before);
+	if (read_modules(&now))
+		for (i = 0; i < now.n; i++)
+			if (!has_module(before, now.name[i]))
+				say("    # still loaded after the test: %s (%d users)\n",
+				    now.name[i], now.refs[i]);
+	return false;
+}
+
 /* Unload every module, configfs last, as proof that nothing holds them. */
 static bool unload_all(void)
 {
-	char line[256], name[64];
-	bool progress = true, left = false;
+	struct modules none = { .n = 0 }, now;
+	int i;
 
-	while (progress) {
-		FILE *f = fopen("/proc/modules", "r");
-
-		progress = false;
-		left = false;
-		if (!f)
-			return false;
-		while (fgets(line, sizeof(line), f)) {
-			int refs;
-
-			if (sscanf(line, "%63s %*u %d", name, &refs) != 2)
-				continue;
-			left = true;
-			if (refs == 0 && !syscall(SYS_delete_module, name,
-						  O_NONBLOCK))
-				progress = true;
-		}
-		fclose(f);
-		if (progress)
-			continue;
+	for (;;) {
+		unload_unused(&none);
 		/* configfs stays loaded while mounted. */
-		if (umount("/sys/kernel/config") == 0)
-			progress = true;
+		if (umount("/sys/kernel/config"))
+			break;
 	}
-	if (left) {
-		FILE *f = fopen("/proc/modules", "r");
-
-		while (f && fgets(line, sizeof(line), f))
-			say("    # still loaded: %s", line);
-		if (f)
-			fclose(f);
+	if (!read_modules(&now)) {
+		say("    # /proc/modules: %s\n", strerror(errno));
+		return false;
 	}
-	return !left;
+	for (i = 0; i < now.n; i++)
+		say("    # still loaded: %s (%d users)\n", now.name[i],
+		    now.refs[i]);
+	return !now.n;
 }
 
 /* Appends a reason to a verdict's "; "-separated list of them. */
@@ -662,6 +741,7 @@ static void run_tests(void)
 	enum leak_scan leaks;
 	double last_end;
 	char why[512];
+	char left[256];
 	bool clean;
 
 	say("#cng-boot configfs=%s start=%d tests=%d\n", which_configfs,
@@ -677,11 +757,14 @@ static void run_tests(void)
 	for (i = start_at - 1; i < n; i++) {
 		char path[256];
 		char *argv[3] = { path, NULL, NULL };
+		struct modules before;
 		enum run_result res;
 		bool skip = false;
 		int status = 0;
 		double t0 = now();
 
+		if (!read_modules(&before))
+			die("/proc/modules");
 		say("#cng-start %d %s\n", i + 1, tests[i].name);
 		snprintf(path, sizeof(path), "/tests/%s", tests[i].name);
 		if (access(path, X_OK))
@@ -710,6 +793,8 @@ static void run_tests(void)
 		if (lost)
 			add_reason(why, sizeof(why),
 				   "kernel log lost %llu records", lost);
+		if (!unload_leftovers(&before, left, sizeof(left)))
+			add_reason(why, sizeof(why), "left loaded: %s", left);
 		if (res == RUN_EXITED)
 			skip = add_exit_reason(why, sizeof(why), status);
 		if (why[0])
@@ -790,9 +875,12 @@ int main(void)
 	write_file(HUNG_TASK_TIMEOUT, "20");
 	write_file(HUNG_TASK_INTERVAL, HUNG_TASK_CHECK);
 	write_file("/proc/sys/kernel/printk_ratelimit", "0");
-	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg_fd < 0)
 		die("open /dev/kmsg");
+	modules_fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
+	if (modules_fd < 0)
+		die("open /proc/modules");
 	if (!strcmp(mode, "test"))
 		open_verdict("/dev/ttyS1");
 	else

@@ -26,6 +26,7 @@ NC=$CFS/netconsole
 NETCON_SYS=/proc/sys/net/ipv4/conf/lo
 
 netconsole_setup() {
+	NETCON_MODS_BEFORE=$(modules_loaded)
 	NETCON_OLD_RL=$(cat $NETCON_SYS/route_localnet)
 	NETCON_OLD_AL=$(cat $NETCON_SYS/accept_local)
 	x put $NETCON_SYS/route_localnet 1 || return
@@ -75,6 +76,9 @@ netconsole_cleanup() {
 	c_rc=0
 	[ -d $NC ] && { rmdir_if $NC/$NETCON_TARGET || c_rc=1; }
 	unload netconsole || c_rc=1
+	if [ -n "${NETCON_MODS_BEFORE:-}" ]; then
+		unload_since "$NETCON_MODS_BEFORE" || c_rc=1
+	fi
 	[ -n "${NETCON_OLD_RL:-}" ] && put $NETCON_SYS/route_localnet \
 		"$NETCON_OLD_RL"
 	[ -n "${NETCON_OLD_AL:-}" ] && put $NETCON_SYS/accept_local \
