@@ -63,10 +63,13 @@ expect goes_on_after_a_short_test '^ok 16 [^ ]*runner/pass.sh'
 expect fails_a_test_that_leaves_a_module_loaded \
 	'^not ok 17 [^ ]*runner/leftover.sh # left loaded: cng_fault$'
 expect unloads_what_a_test_left_loaded '^ok 18 [^ ]*runner/pass.sh'
+expect fails_a_test_whose_verdict_the_guest_lost \
+	'^not ok 20 [^ ]*runner/pass.sh # guest aborted: init: fork: '
+expect boots_again_after_a_lost_verdict '^ok 21 [^ ]*runner/pass.sh'
 expect waits_for_a_late_report_before_the_last_scan \
-	'^not ok 20 [^ ]*unload_all_modules # kernel log reports a bug'
+	'^not ok 23 [^ ]*unload_all_modules # kernel log reports a bug'
 expect shows_the_late_report '# >>> INFO: task cng-late:1 blocked'
-expect counts_the_verdicts ': 10 passed, 10 failed$'
+expect counts_the_verdicts ': 12 passed, 11 failed$'
 n=$((n + 1))
 if [ "$status" -ne 0 ]; then
 	echo "ok $n runner_exits_nonzero_on_failures"
