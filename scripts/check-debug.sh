@@ -82,7 +82,8 @@ expect fails_a_lock_inversion \
 	'^not ok 1 [^ ]*runner/abba.sh # kernel log reports a bug'
 expect shows_the_lockdep_report \
 	'# >>> .*WARNING: possible circular locking dependency'
-expect goes_on_after_a_lock_inversion '^ok 2 [^ ]*runner/pass.sh'
+expect checks_locks_again_after_a_lock_inversion \
+	'^not ok 2 [^ ]*runner/abba.sh # kernel log reports a bug'
 expect fails_a_use_after_free \
 	'^not ok 3 [^ ]*runner/uaf.sh # kernel log reports a bug'
 expect shows_the_kasan_report '# >>> .*BUG: KASAN: (slab-)?use-after-free'
@@ -92,3 +93,8 @@ expect fails_a_leak \
 expect shows_the_kmemleak_report \
 	'# >>>  +4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c  L{16}$'
 expect goes_on_after_a_leak '^ok 6 [^ ]*runner/pass.sh'
+expect fails_a_test_that_turns_kmemleak_off \
+	'^not ok 7 [^ ]*runner/kmemleak_off.sh # kernel log reports a bug; kmemleak cannot scan'
+expect shows_that_kmemleak_is_off \
+	'# >>> kmemleak: Kernel memory leak detector disabled'
+expect boots_again_with_kmemleak_on '^ok 8 [^ ]*runner/pass.sh'

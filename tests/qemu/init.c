@@ -13,7 +13,9 @@
  *   #cng-start N NAME	test N begins
  *   <four spaces>TEXT	the test's output, as KTAP subtest lines
  *   ok N NAME / not ok N NAME # reason
- *   #cng-abort		the guest can not go on; restart after test N
+ *   #cng-abort REASON	the guest will not go on; restart after test N
+ *			(after a kernel report, a test that cannot be killed,
+ *			or a failure of init's own)
  *   #cng-done		every test ran and the guest will power off
  *
  * Kernel command line parameters: cng.mode=test|run|tour,
@@ -805,6 +807,16 @@ static void run_tests(void)
 		else
 			say("ok %d %s # %.1f s\n", i + 1, tests[i].name,
 			    now() - t0);
+		/*
+		 * After a report the kernel is no longer the one under test:
+		 * lockdep turns itself off at its first report, KASAN reports
+		 * once, and a known report (tests/qemu/expected.list) must
+		 * not blind the checkers for the tests after it.
+		 */
+		if (!clean && i + 1 < n) {
+			say("#cng-abort the kernel reported a bug: a new boot for the next test\n");
+			return;
+		}
 	}
 	last_end = now();
 	say("#cng-start %d unload_all_modules\n", n + 1);
