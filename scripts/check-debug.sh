@@ -14,18 +14,31 @@ set -u
 out=${CHECK_OUT:-$BUILD/check}/debug
 dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
+# A name is tests/guest/NAME.list; a path (with a /) is from the top.
 lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module 16-faults"}
+# shellcheck source=scripts/tap-lib.sh
+. "$TOP/scripts/tap-lib.sh"
+n=0	# results of this script's own
 
-fail() {	# fail NAME LOG: one failing test with LOG shown
+fail() {	# fail NAME LOG: one failing test with LOG shown, and stop
 	sed 's/^/    # /' "$2" | tail -n 60
-	echo "not ok 1 $1"
+	n=$((n + 1))
+	echo "not ok $n $1"
+	echo "1..$n"
 	exit 1
 }
 
-"$TOP/scripts/debug-kernel.sh" > "$out/kernel.log" 2>&1 ||
+ok() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+# The build's settings come from its own output, not from the cache's
+# debug-env.mk, which another checkout's run may rewrite meanwhile.
+"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
 	fail debug:build_debug_kernel "$out/kernel.log"
-echo "ok 1 debug:build_debug_kernel"
-eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$CNG_CACHE/debug-env.mk")"
+ok debug:build_debug_kernel
+eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 
 # Our module and samples, built against the debug tree in copies of their
@@ -46,22 +59,34 @@ build_against_debug() {
 }
 build_against_debug > "$out/build.log" 2>&1 ||
 	fail debug:build_module_and_samples "$out/build.log"
-echo "ok 1 debug:build_module_and_samples"
+ok debug:build_module_and_samples
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
 export APPEND="kmemleak=on ${APPEND:-}"
 
+# A list named and missing is a failure, not a smaller suite.
 : > "$out/check.list"
 for l in $lists; do
-	[ -f "$TOP/tests/guest/$l.list" ] &&
-		cat "$TOP/tests/guest/$l.list" >> "$out/check.list"
+	case $l in
+	*/*) f=$TOP/$l ;;
+	*) f=$TOP/tests/guest/$l.list ;;
+	esac
+	if [ ! -f "$f" ]; then
+		echo "no list $f" > "$out/lists.log"
+		fail debug:every_list_exists "$out/lists.log"
+	fi
+	cat "$f" >> "$out/check.list"
 done
+ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
+ncf=0
 for cf in ${CONFIGFS:-ours stock}; do
 	echo "# debug kernel suite on $cf configfs"
-	LABEL="debug-$cf:" "$TOP/scripts/guest-suite.sh" "$cf" \
-		"$out/check.list" "$out/guest-$cf"
+	tap_stream "debug_suite_on_$cf" env LABEL="debug-$cf:" \
+		"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
+		"$out/guest-$cf"
+	ncf=$((ncf + 1))
 done
 
 echo "# the runner's debug self-test"
@@ -69,7 +94,6 @@ LABEL="debug-selftest:" "$TOP/scripts/guest-suite.sh" "${CONFIGFS%% *}" \
 	"$TOP/tests/qemu/selftest-debug.list" "$out/selftest" \
 	> "$out/selftest.tap" 2>&1
 sed 's/^/    # /' "$out/selftest.tap"
-n=0
 expect() {	# expect NAME PATTERN
 	n=$((n + 1))
 	if grep -Eq -- "$2" "$out/selftest.tap"; then
@@ -98,3 +122,13 @@ expect fails_a_test_that_turns_kmemleak_off \
 expect shows_that_kmemleak_is_off \
 	'# >>> kmemleak: Kernel memory leak detector disabled'
 expect boots_again_with_kmemleak_on '^ok 8 [^ ]*runner/pass.sh'
+expect counts_the_verdicts ': 4 passed, 5 failed$'
+n=$((n + 1))
+if tap_adds_up < "$out/selftest.tap"; then
+	echo "ok $n debug_runner_gives_each_test_one_line"
+else
+	echo "not ok $n debug_runner_gives_each_test_one_line"
+fi
+
+# Each suite's tests and its final check, and this script's own results.
+echo "1..$((n + ncf * (ntests + 1)))"
