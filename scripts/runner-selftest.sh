@@ -63,6 +63,17 @@ result fails_a_script_that_fails_without_a_failing_result \
 result adds_nothing_to_streams_that_add_up \
 	test "$(grep -c '^not ok' "$host/streams")" -eq 5
 
+# An initramfs asked for a module the kernel does not have: built, with
+# the module named absent (a test that needs it skips); a module the kernel
+# has always resolves (else the build fails, tested by every build).
+LIST=$TOP/tests/qemu/selftest.list EXTRA_KMODS=cng_no_such_module \
+	"$TOP/tests/qemu/mkinitramfs.sh" "$host/absent.cpio.gz" \
+	> "$host/absent.log" 2>&1
+result builds_an_initramfs_without_a_module_the_kernel_lacks \
+	has "$host/absent.log" '^mkinitramfs: cng_no_such_module is not a module of '
+result names_the_module_absent \
+	sh -c "zcat '$host/absent.cpio.gz' | cpio -i --quiet --to-stdout tests/kmods-absent | grep -qx cng_no_such_module"
+
 # Made-up guest TAP through tap-judge.sh, with made-up expectations.
 cat > "$host/guest.tap" <<'EOT'
 # ours:skipper.sh
@@ -166,13 +177,15 @@ result goes_on_after_a_short_test has "$t" '^ok 16 [^ ]*runner/pass.sh'
 result fails_a_test_that_leaves_a_module_loaded \
 	has "$t" '^not ok 17 [^ ]*runner/leftover.sh # left loaded: cng_fault$'
 result unloads_what_a_test_left_loaded has "$t" '^ok 18 [^ ]*runner/pass.sh'
+result fails_a_module_test_whose_module_does_not_load \
+	has "$t" '^not ok 19 [^ ]*runner/nullb_broken.sh # exit status 1$'
 result fails_a_test_whose_verdict_the_guest_lost \
-	has "$t" '^not ok 20 [^ ]*runner/pass.sh # guest aborted: init: fork: '
-result boots_again_after_a_lost_verdict has "$t" '^ok 21 [^ ]*runner/pass.sh'
+	has "$t" '^not ok 21 [^ ]*runner/pass.sh # guest aborted: init: fork: '
+result boots_again_after_a_lost_verdict has "$t" '^ok 22 [^ ]*runner/pass.sh'
 result waits_for_a_late_report_before_the_last_scan \
-	has "$t" '^not ok 23 [^ ]*unload_all_modules # kernel log reports a bug'
+	has "$t" '^not ok 24 [^ ]*unload_all_modules # kernel log reports a bug'
 result shows_the_late_report has "$t" '# >>> INFO: task cng-late:1 blocked'
-result counts_the_verdicts has "$out/tap" ': 12 passed, 11 failed$'
+result counts_the_verdicts has "$out/tap" ': 12 passed, 12 failed$'
 result gives_each_test_one_line tap_adds_up < "$out/tap"
 result exits_nonzero_on_failures test "$status" -ne 0
 echo "1..$n"
