@@ -9,6 +9,11 @@
 #                        kernel loaded on its own, such as crypto, too)
 # Commands are echoed (as KTAP diagnostics) before they run, so the last
 # lines of a failing test name what failed.
+#
+# check runs CMD as an "if" condition, where "set -e" does not apply, not
+# even inside the functions CMD calls: a helper of several steps chains
+# them (STEP || return 1, or &&), or a failing step is ignored and only
+# the last one counts.
 CFS=/sys/kernel/config
 ktap_n=0
 ktap_failed=0
