@@ -3,6 +3,9 @@
 #   ktap_plan N          print the header and the plan
 #   check NAME CMD...    run CMD, print "ok"/"not ok" for case NAME
 #   ktap_done            exit 0 when every case passed, 1 otherwise
+#   exits_with N CMD...  run CMD: true when it exits with exactly N (a
+#                        negative case that any failure would pass proves
+#                        little)
 #   modules_loaded       the names of the loaded modules, one a line
 #   unload_since BEFORE  unload every module that modules_loaded did not
 #                        list in BEFORE (dependencies and modules the
@@ -39,6 +42,16 @@ check() {
 ktap_done() {
 	[ "$ktap_failed" -eq 0 ] || exit 1
 	exit 0
+}
+
+exits_with() {
+	ew_want=$1
+	shift
+	ew_rc=0
+	"$@" || ew_rc=$?
+	[ "$ew_rc" -eq "$ew_want" ] && return 0
+	echo "# exit status $ew_rc, not $ew_want: $*"
+	return 1
 }
 
 modules_loaded() {
