@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check-debug`: the conformance, permission, module and stress suites
-# on a debug kernel (KASAN, lockdep, kmemleak, DEBUG_OBJECTS, ...) built from
-# Debian's linux-source by scripts/debug-kernel.sh, once per module named in
-# $CONFIGFS (ours, and stock: the configfs.ko of the same debug tree), then
-# the runner's debug self-test. TAP on stdout, for scripts/check.sh.
+# `make check-debug`: the conformance, better, differences, module and
+# fault suites on a debug kernel (KASAN, lockdep, kmemleak, DEBUG_OBJECTS,
+# ...) built from Debian's linux-source by scripts/debug-kernel.sh, once
+# per module named in $CONFIGFS (ours, and stock: the configfs.ko of the
+# same debug tree), then the runner's debug self-test. TAP with a plan on
+# stdout, for scripts/check.sh.
 #
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
-# lists below).
+# lists below; a list named and missing fails).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 out=${CHECK_OUT:-$BUILD/check}/debug

@@ -109,6 +109,13 @@ not ok 8 debug-stock:cycle.sh # kernel log reports a bug; exit status 1
 not ok 9 debug-stock:cycle.sh # kernel log reports a bug
 # debug-stock:cycle.sh
 ok 10 debug-stock:cycle.sh # 0.1 s
+# debug-stock:cycle.sh
+    # >>> WARNING: possible circular locking dependency detected
+    # cng_selftest_lock
+    # >>> Call Trace:
+    # vmalloc error: size 1000
+    # >>> Call Trace:
+not ok 11 debug-stock:cycle.sh # kernel log reports a bug
 EOT
 "$TOP/scripts/tap-judge.sh" "$TOP/tests/qemu/selftest-expected.list" \
 	< "$host/guest.tap" > "$host/judged.tap" 2>&1
@@ -133,6 +140,10 @@ result fails_the_expected_failure_about_something_else \
 	has "$host/judged.tap" '^not ok 9 debug-stock:cycle.sh # kernel log reports a bug \(not'
 result fails_an_expected_failure_that_does_not_happen \
 	has "$host/judged.tap" '^not ok 10 debug-stock:cycle.sh # expected failure did not happen: '
+result fails_the_expected_failure_with_another_stack_trace \
+	has "$host/judged.tap" '^not ok 11 debug-stock:cycle.sh # kernel log reports a bug \(not'
+result judges_the_real_list_without_complaint \
+	sh -c "echo 'ok 1 ours:x.sh' | '$TOP/scripts/tap-judge.sh' | grep -qx 'ok 1 ours:x.sh'"
 
 # The guest.
 "$TOP/scripts/guest-suite.sh" "$which" "$TOP/tests/qemu/selftest.list" \

@@ -26,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 list=${1:-$here/../tests/qemu/expected.list}
 
 # The entries, in parallel arrays.
-kinds=() tests=() ons=() reports=() involves=() whys=()
+kinds=() tests=() ons=() reports=() involves=() traces=() whys=()
 
 load() {
 	local key val e=-1
@@ -37,7 +37,7 @@ load() {
 			e=$((e + 1))
 			kinds[e]=${line%% *}
 			tests[e]=${line#* }
-			ons[e]= reports[e]= involves[e]= whys[e]=
+			ons[e]= reports[e]= involves[e]= traces[e]=1 whys[e]=
 			continue
 			;;
 		[[:space:]]*) ;;
@@ -52,6 +52,7 @@ load() {
 		on) ons[e]=" $val " ;;
 		report) reports[e]=$val ;;
 		involves) involves[e]+="$val"$'\n' ;;
+		traces) traces[e]=$val ;;
 		why) whys[e]=$val ;;
 		*) echo "tap-judge: $list: unknown key: $key" >&2; return 1 ;;
 		esac
@@ -77,18 +78,20 @@ reset() {
 
 # is_xfail E REASON: the test's failure is exactly the one entry E says.
 is_xfail() {
-	local e=$1 line re seen=
+	local e=$1 line re seen= stacks=0
 	[ "$2" = "kernel log reports a bug" ] || return 1
 	[ "$failing" -eq 0 ] || return 1
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
 		if [[ $line =~ ${reports[e]} ]]; then
 			seen=1
-		elif ! [[ $line =~ ^(Call\ Trace:|RIP:\ ) ]]; then
+		elif [[ $line == 'Call Trace:' ]]; then
+			stacks=$((stacks + 1))
+		elif ! [[ $line =~ ^RIP:\  ]]; then
 			return 1
 		fi
 	done <<< "$marked"
-	[ -n "$seen" ] || return 1
+	[ -n "$seen" ] && [ "$stacks" -eq "${traces[e]}" ] || return 1
 	while IFS= read -r re; do
 		[ -n "$re" ] || continue
 		grep -Eq -- "$re" <<< "$body" || return 1
@@ -150,7 +153,7 @@ verdict() {
 		return
 	fi
 	e=$(entry "$label" "$test" xfail)
-	if [ -z "$e" ]; then
+	if [ -z "$e" ] || [[ $reason == TODO* ]]; then
 		echo "$line"
 	elif is_xfail "$e" "$reason"; then
 		echo "$head # TODO expected failure: ${whys[e]}"
