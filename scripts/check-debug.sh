@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make check-debug`: the conformance, better, differences, module and
-# fault suites on a debug kernel (KASAN, lockdep, kmemleak, DEBUG_OBJECTS,
-# ...) built from Debian's linux-source by scripts/debug-kernel.sh, once
-# per module named in $CONFIGFS (ours, and stock: the configfs.ko of the
-# same debug tree), then the runner's debug self-test. TAP with a plan on
-# stdout, for scripts/check.sh.
+# fault suites and the nvmet client test on a debug kernel (KASAN, lockdep,
+# kmemleak, DEBUG_OBJECTS, ...) built from Debian's linux-source by
+# scripts/debug-kernel.sh, once per module named in $CONFIGFS (ours, and
+# stock: the configfs.ko of the same debug tree), then the runner's debug
+# self-test. TAP with a plan on stdout, for scripts/check.sh.
 #
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
 # lists below; a list named and missing fails).
@@ -16,7 +16,7 @@ out=${CHECK_OUT:-$BUILD/check}/debug
 dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
 # A name is tests/guest/NAME.list; a path (with a /) is from the top.
-lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module 16-faults"}
+lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module 16-faults tests/qemu/debug-clients.list"}
 # shellcheck source=scripts/tap-lib.sh
 . "$TOP/scripts/tap-lib.sh"
 n=0	# results of this script's own
