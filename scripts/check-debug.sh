@@ -34,6 +34,21 @@ ok() {
 	echo "ok $n $1"
 }
 
+# A list named and missing is a failure, not a smaller suite; checked
+# first, as it costs nothing.
+: > "$out/check.list"
+for l in $lists; do
+	case $l in
+	*/*) f=$TOP/$l ;;
+	*) f=$TOP/tests/guest/$l.list ;;
+	esac
+	if [ ! -f "$f" ]; then
+		echo "no list $f" > "$out/lists.log"
+		fail debug:every_list_exists "$out/lists.log"
+	fi
+	cat "$f" >> "$out/check.list"
+done
+
 # The build's settings come from its own output, not from the cache's
 # debug-env.mk, which another checkout's run may rewrite meanwhile.
 "$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
@@ -67,19 +82,6 @@ export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
 export APPEND="kmemleak=on ${APPEND:-}"
 
-# A list named and missing is a failure, not a smaller suite.
-: > "$out/check.list"
-for l in $lists; do
-	case $l in
-	*/*) f=$TOP/$l ;;
-	*) f=$TOP/tests/guest/$l.list ;;
-	esac
-	if [ ! -f "$f" ]; then
-		echo "no list $f" > "$out/lists.log"
-		fail debug:every_list_exists "$out/lists.log"
-	fi
-	cat "$f" >> "$out/check.list"
-done
 ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
 ncf=0
 for cf in ${CONFIGFS:-ours stock}; do

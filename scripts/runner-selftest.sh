@@ -74,6 +74,17 @@ result builds_an_initramfs_without_a_module_the_kernel_lacks \
 result names_the_module_absent \
 	sh -c "zcat '$host/absent.cpio.gz' | cpio -i --quiet --to-stdout tests/kmods-absent | grep -qx cng_no_such_module"
 
+# The debug suites asked for a list that does not exist: a failure, before
+# anything is built.
+CHECK_OUT=$host/debug DEBUG_LISTS="10-conformance cng-no-such-list" \
+	CONFIGFS=ours "$TOP/scripts/check-debug.sh" > "$host/debug.tap" 2>&1
+debug_status=$?
+sed 's/^/    # /' "$host/debug.tap"
+result fails_the_debug_suites_for_a_missing_list \
+	has "$host/debug.tap" '^not ok 1 debug:every_list_exists$'
+result stops_the_debug_suites_for_a_missing_list \
+	test "$debug_status" -ne 0
+
 # Made-up guest TAP through tap-judge.sh, with made-up expectations.
 cat > "$host/guest.tap" <<'EOT'
 # ours:skipper.sh
