@@ -53,7 +53,7 @@ load() {
 		report) reports[e]=$val ;;
 		involves) involves[e]+="$val"$'\n' ;;
 		traces) traces[e]=$val ;;
-		why) whys[e]=$val ;;
+		why) whys[e]+="${whys[e]:+ }$val" ;;
 		*) echo "tap-judge: $list: unknown key: $key" >&2; return 1 ;;
 		esac
 	done < "$list"

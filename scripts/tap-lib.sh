@@ -52,7 +52,8 @@ tap_account() {
 	if [ "$plans" -ne 1 ]; then
 		echo "not ok 1 $name # $plans plans in its output"
 	elif [ "$results" -ne "$planned" ]; then
-		echo "not ok 1 $name # plan 1..$planned but $results results: a verdict was lost, cut or doubled"
+		echo "not ok 1 $name # plan 1..$planned but $results results:" \
+			"a verdict was lost, cut or doubled"
 	fi
 	if [ "${rc:-1}" -ne 0 ] && [ "$failing" -eq 0 ]; then
 		echo "not ok 1 $name # exit status ${rc:-unknown} with no failing result"

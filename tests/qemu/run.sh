@@ -178,7 +178,8 @@ while [ "$start" -le "$ntests" ]; do
 			current=$start
 		elif [ -z "${given[current]:-}" ]; then
 			# init gave up inside the test, before its verdict.
-			report fail "$current" "${names[$((current - 1))]}" "guest aborted: $aborted"
+			report fail "$current" "${names[$((current - 1))]}" \
+				"guest aborted: $aborted"
 			show_console "$console"
 		fi
 	else
