@@ -6,8 +6,13 @@
  *
  * Test verdicts go to the verdict port, /dev/ttyS1, and nowhere else; the
  * console (ttyS0) only carries the kernel log. After each test the kernel
- * log written since the test began is scanned for reports of kernel bugs;
- * any such report fails the test and is copied to the verdict port.
+ * log written since the test began is scanned for reports of kernel bugs
+ * and for lost records, kmemleak scans (on a kernel booted with it), and
+ * the modules the test left loaded are unloaded; a report, a leak, a lost
+ * record, a kmemleak that cannot scan or a module left behind fails the
+ * test, with the evidence copied to the verdict port, as does KTAP that
+ * does not add up (see struct ktap_count). After a kernel report the next
+ * test gets a new boot.
  *
  * Verdict port protocol, one line each, read by tests/qemu/run.sh:
  *   #cng-start N NAME	test N begins
@@ -20,7 +25,8 @@
  *
  * Kernel command line parameters: cng.mode=test|run|tour,
  * cng.configfs=ours|stock, cng.start=N (first test to run, from 1),
- * cng.timeout_scale=N (multiplies every test's timeout).
+ * cng.timeout_scale=N (multiplies every test's timeout), kmemleak=on (the
+ * kernel's own; kmemleak must then work).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
