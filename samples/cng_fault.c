@@ -8,10 +8,12 @@
  *   echo 1 > /sys/module/cng_fault/parameters/uaf     a read after kfree()
  *   echo 1 > /sys/module/cng_fault/parameters/abba    two mutexes taken in
  *                                                     both orders
+ *   echo 1 > /sys/module/cng_fault/parameters/leak    memory allocated and
+ *                                                     forgotten
  *
- * uaf and abba are only caught by a debug kernel (KASAN, lockdep); on
- * Debian's kernel they pass silently, so only the debug self-test uses
- * them.
+ * uaf, abba and leak are only caught by a debug kernel (KASAN, lockdep,
+ * kmemleak); on Debian's kernel they pass silently, so only the debug
+ * self-test uses them.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -51,6 +53,26 @@ static int cng_fault_uaf_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/*
+ * A few objects of different sizes, filled so that kmemleak's report of
+ * them is recognisable, and no pointer to any of them kept anywhere.
+ */
+static int cng_fault_leak_set(const char *val, const struct kernel_param *kp)
+{
+	static const size_t sizes[] = { 32, 96, 200, 1000 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		char *lost = kmalloc(sizes[i], GFP_KERNEL);
+
+		if (!lost)
+			return -ENOMEM;
+		memset(lost, 'L', sizes[i]);
+	}
+	pr_info("leaked %zu objects as requested\n", ARRAY_SIZE(sizes));
+	return 0;
+}
+
 /* Sequential, so it never deadlocks, but lockdep sees the cycle. */
 static int cng_fault_abba_set(const char *val, const struct kernel_param *kp)
 {
@@ -83,6 +105,10 @@ static const struct kernel_param_ops cng_fault_abba_ops = {
 	.set = cng_fault_abba_set,
 };
 
+static const struct kernel_param_ops cng_fault_leak_ops = {
+	.set = cng_fault_leak_set,
+};
+
 module_param_cb(warn, &cng_fault_warn_ops, NULL, 0200);
 MODULE_PARM_DESC(warn, "Write anything to trigger a WARN");
 module_param_cb(oops, &cng_fault_oops_ops, NULL, 0200);
@@ -91,6 +117,8 @@ module_param_cb(uaf, &cng_fault_uaf_ops, NULL, 0200);
 MODULE_PARM_DESC(uaf, "Write anything to read freed memory");
 module_param_cb(abba, &cng_fault_abba_ops, NULL, 0200);
 MODULE_PARM_DESC(abba, "Write anything to take two mutexes in both orders");
+module_param_cb(leak, &cng_fault_leak_ops, NULL, 0200);
+MODULE_PARM_DESC(leak, "Write anything to leak a few allocations");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("configfs-ng test fixture that triggers kernel bugs on request");

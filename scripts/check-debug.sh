@@ -1,31 +1,61 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check-debug`: the conformance, permission, module and stress suites
-# on a debug kernel (KASAN, lockdep, kmemleak, DEBUG_OBJECTS, ...) built from
-# Debian's linux-source by scripts/debug-kernel.sh, once per module named in
-# $CONFIGFS (ours, and stock: the configfs.ko of the same debug tree), then
-# the runner's debug self-test. TAP on stdout, for scripts/check.sh.
+# `make check-debug`: the conformance, better, differences, module and
+# fault suites and the nvmet client test on a debug kernel (KASAN, lockdep,
+# kmemleak, DEBUG_OBJECTS, ...) built from Debian's linux-source by
+# scripts/debug-kernel.sh, once per module named in $CONFIGFS (ours, and
+# stock: the configfs.ko of the same debug tree), then the runner's debug
+# self-test. TAP with a plan on stdout, for scripts/check.sh.
 #
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
-# lists below).
+# lists below; a list named and missing fails).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 out=${CHECK_OUT:-$BUILD/check}/debug
 dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
-lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module 16-faults"}
+# A name is tests/guest/NAME.list; a path (with a /) is from the top.
+lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module
+	16-faults tests/qemu/debug-clients.list"}
+# shellcheck source=scripts/tap-lib.sh
+. "$TOP/scripts/tap-lib.sh"
+n=0	# results of this script's own
 
-fail() {	# fail NAME LOG: one failing test with LOG shown
+fail() {	# fail NAME LOG: one failing test with LOG shown, and stop
 	sed 's/^/    # /' "$2" | tail -n 60
-	echo "not ok 1 $1"
+	n=$((n + 1))
+	echo "not ok $n $1"
+	echo "1..$n"
 	exit 1
 }
 
-"$TOP/scripts/debug-kernel.sh" > "$out/kernel.log" 2>&1 ||
+ok() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+# A list named and missing is a failure, not a smaller suite; checked
+# first, as it costs nothing.
+: > "$out/check.list"
+for l in $lists; do
+	case $l in
+	*/*) f=$TOP/$l ;;
+	*) f=$TOP/tests/guest/$l.list ;;
+	esac
+	if [ ! -f "$f" ]; then
+		echo "no list $f" > "$out/lists.log"
+		fail debug:every_list_exists "$out/lists.log"
+	fi
+	cat "$f" >> "$out/check.list"
+done
+
+# The build's settings come from its own output, not from the cache's
+# debug-env.mk, which another checkout's run may rewrite meanwhile.
+"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
 	fail debug:build_debug_kernel "$out/kernel.log"
-echo "ok 1 debug:build_debug_kernel"
-eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$CNG_CACHE/debug-env.mk")"
+ok debug:build_debug_kernel
+eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 
 # Our module and samples, built against the debug tree in copies of their
@@ -46,22 +76,21 @@ build_against_debug() {
 }
 build_against_debug > "$out/build.log" 2>&1 ||
 	fail debug:build_module_and_samples "$out/build.log"
-echo "ok 1 debug:build_module_and_samples"
+ok debug:build_module_and_samples
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
 export APPEND="kmemleak=on ${APPEND:-}"
 
-: > "$out/check.list"
-for l in $lists; do
-	[ -f "$TOP/tests/guest/$l.list" ] &&
-		cat "$TOP/tests/guest/$l.list" >> "$out/check.list"
-done
+ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
+ncf=0
 for cf in ${CONFIGFS:-ours stock}; do
 	echo "# debug kernel suite on $cf configfs"
-	LABEL="debug-$cf:" "$TOP/scripts/guest-suite.sh" "$cf" \
-		"$out/check.list" "$out/guest-$cf"
+	tap_stream "debug_suite_on_$cf" env LABEL="debug-$cf:" \
+		"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
+		"$out/guest-$cf"
+	ncf=$((ncf + 1))
 done
 
 echo "# the runner's debug self-test"
@@ -69,7 +98,6 @@ LABEL="debug-selftest:" "$TOP/scripts/guest-suite.sh" "${CONFIGFS%% *}" \
 	"$TOP/tests/qemu/selftest-debug.list" "$out/selftest" \
 	> "$out/selftest.tap" 2>&1
 sed 's/^/    # /' "$out/selftest.tap"
-n=0
 expect() {	# expect NAME PATTERN
 	n=$((n + 1))
 	if grep -Eq -- "$2" "$out/selftest.tap"; then
@@ -82,8 +110,29 @@ expect fails_a_lock_inversion \
 	'^not ok 1 [^ ]*runner/abba.sh # kernel log reports a bug'
 expect shows_the_lockdep_report \
 	'# >>> .*WARNING: possible circular locking dependency'
-expect goes_on_after_a_lock_inversion '^ok 2 [^ ]*runner/pass.sh'
+expect checks_locks_again_after_a_lock_inversion \
+	'^not ok 2 [^ ]*runner/abba.sh # kernel log reports a bug'
 expect fails_a_use_after_free \
 	'^not ok 3 [^ ]*runner/uaf.sh # kernel log reports a bug'
 expect shows_the_kasan_report '# >>> .*BUG: KASAN: (slab-)?use-after-free'
 expect goes_on_after_a_use_after_free '^ok 4 [^ ]*runner/pass.sh'
+expect fails_a_leak \
+	'^not ok 5 [^ ]*runner/leak.sh # .*kmemleak reports suspected leaks'
+expect shows_the_kmemleak_report \
+	'# >>>  +4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c 4c  L{16}$'
+expect goes_on_after_a_leak '^ok 6 [^ ]*runner/pass.sh'
+expect fails_a_test_that_turns_kmemleak_off \
+	'^not ok 7 [^ ]*runner/kmemleak_off.sh # kernel log reports a bug; kmemleak cannot scan'
+expect shows_that_kmemleak_is_off \
+	'# >>> kmemleak: Kernel memory leak detector disabled'
+expect boots_again_with_kmemleak_on '^ok 8 [^ ]*runner/pass.sh'
+expect counts_the_verdicts ': 4 passed, 5 failed$'
+n=$((n + 1))
+if tap_adds_up < "$out/selftest.tap"; then
+	echo "ok $n debug_runner_gives_each_test_one_line"
+else
+	echo "not ok $n debug_runner_gives_each_test_one_line"
+fi
+
+# Each suite's tests and its final check, and this script's own results.
+echo "1..$((n + ncf * (ntests + 1)))"

@@ -15,6 +15,7 @@ mkdir -p "$out"
 if ! LIST=$list "$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
 		> "$out/mkinitramfs.log" 2>&1; then
 	sed 's/^/    # /' "$out/mkinitramfs.log"
+	echo "1..1"
 	echo "not ok 1 ${LABEL:-$which:}build_initramfs"
 	exit 1
 fi

@@ -6,12 +6,20 @@
 #   run CMD...             echo CMD as a diagnostic, then run it
 #   sys_is WANT OP ARGS... conf_sys OP ARGS... prints WANT (OK, EPERM...)
 #   events_are LINE...     the event log holds exactly these lines
-#   clear_events           empty the event log
+#   clear_events           empty the event log (a failure ends the test)
 #   ctl CMD...             write one command to cng_test's ctl
-#   cng_load / cng_unload  insmod / rmmod the client (unload: rmmod ok)
+#   cng_load / cng_unload  insmod / rmmod the client (load: fails if it is
+#                          already loaded; unload: rmmod ok)
 #   on_stock               true when the guest runs the kernel's configfs
 #   skip_differs NAME WHAT on stock: "ok N NAME # SKIP expected to differ
 #                          on stock: WHAT"
+#   drop_caches            evict dentries and inodes (a failure ends the
+#                          test)
+#
+# clear_events and drop_caches prepare the case that follows, which would
+# prove nothing without them; their callers (many, as a first step of a
+# helper run by check) ignore their status, so they end the test
+# themselves.
 . ./lib.sh
 
 T=$CFS/cng_test
@@ -34,7 +42,7 @@ sys_is() {
 
 events_are() {
 	ev_want=$(printf '%s\n' "$@")
-	ev_got=$(cat "$T/events")
+	ev_got=$(cat "$T/events") || return 1
 	if [ "$ev_got" != "$ev_want" ]; then
 		echo "# event log differs; want:"
 		printf '%s\n' "$ev_want" | sed 's/^/#   /'
@@ -54,14 +62,22 @@ ctl() {
 	echo "$*" > "$T/ctl"
 }
 
-clear_events() {
-	echo clear > "$T/events"
+# bail_out WHAT: end the test, in the middle of a case.
+bail_out() {
+	echo "Bail out! $*"
+	exit 1
 }
 
+clear_events() {
+	echo clear > "$T/events" || bail_out "cannot clear the event log"
+}
+
+# A cng_test already loaded is an error: init unloads what a test leaves
+# loaded (and fails that test), so this one left it there itself.
 cng_load() {
 	if cng_loaded; then
-		echo "# cng_test left loaded by an earlier test; unloading"
-		rmmod cng_test
+		echo "# cng_test is already loaded"
+		return 1
 	fi
 	run insmod "$CNG_KO"
 }
@@ -90,8 +106,8 @@ live() {
 }
 
 drop_caches() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
+	sync && echo 3 > /proc/sys/vm/drop_caches ||
+		bail_out "cannot drop caches"
 }
 
 # better NAME STOCK CMD...: a case of ours that stock may not meet. It

@@ -51,14 +51,15 @@ oversized_show_fails_eio() {
 
 # sizes ATTR CMD...: runs CMD while fd 3 keeps ATTR's inode, then prints
 # ATTR's st_size through fd 3 and, after closing it, through a lookup.
+# Fails if any step does: a truncation refused proves nothing about sizes.
 sizes() {
 	sz_attr=$1
 	shift
-	exec 3< "$sz_attr"
-	"$@"
-	sz_open=$(stat -L -c %s "/proc/$$/fd/3")
+	exec 3< "$sz_attr" || return 1
+	"$@" || { echo "# '$*' fails"; exec 3<&-; return 1; }
+	sz_open=$(stat -L -c %s "/proc/$$/fd/3") || { exec 3<&-; return 1; }
 	exec 3<&-
-	sz_path=$(stat -c %s "$sz_attr")
+	sz_path=$(stat -c %s "$sz_attr") || return 1
 	echo "# $sz_attr after '$*': size $sz_open while open, $sz_path after"
 }
 

@@ -3,8 +3,20 @@
 #   ktap_plan N          print the header and the plan
 #   check NAME CMD...    run CMD, print "ok"/"not ok" for case NAME
 #   ktap_done            exit 0 when every case passed, 1 otherwise
+#   exits_with N CMD...  run CMD: true when it exits with exactly N (a
+#                        negative case that any failure would pass proves
+#                        little)
+#   modules_loaded       the names of the loaded modules, one a line
+#   unload_since BEFORE  unload every module that modules_loaded did not
+#                        list in BEFORE (dependencies and modules the
+#                        kernel loaded on its own, such as crypto, too)
 # Commands are echoed (as KTAP diagnostics) before they run, so the last
 # lines of a failing test name what failed.
+#
+# check runs CMD as an "if" condition, where "set -e" does not apply, not
+# even inside the functions CMD calls: a helper of several steps chains
+# them (STEP || return 1, or &&), or a failing step is ignored and only
+# the last one counts.
 CFS=/sys/kernel/config
 ktap_n=0
 ktap_failed=0
@@ -30,4 +42,36 @@ check() {
 ktap_done() {
 	[ "$ktap_failed" -eq 0 ] || exit 1
 	exit 0
+}
+
+exits_with() {
+	ew_want=$1
+	shift
+	ew_rc=0
+	"$@" || ew_rc=$?
+	[ "$ew_rc" -eq "$ew_want" ] && return 0
+	echo "# exit status $ew_rc, not $ew_want: $*"
+	return 1
+}
+
+modules_loaded() {
+	cut -d' ' -f1 /proc/modules
+}
+
+# A test must leave loaded only what it found loaded: init fails it
+# otherwise. Modules in use go in a later round, once their users have.
+unload_since() {
+	us_round=0
+	while us_new=$(modules_loaded | grep -vxF "$1"); do
+		if [ $us_round -ge 8 ]; then
+			echo "# still loaded:" $us_new
+			return 1
+		fi
+		for us_m in $us_new; do
+			grep -q "^$us_m [0-9]* 0 " /proc/modules || continue
+			echo "# + rmmod $us_m"
+			rmmod "$us_m" || true
+		done
+		us_round=$((us_round + 1))
+	done
 }

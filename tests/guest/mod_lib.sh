@@ -4,7 +4,10 @@
 #                        ours; on stock a difference is reported as
 #                        "# SKIP expected to differ on stock", as the
 #                        conformance suite's better() does
-#   nullb_setup          load null_blk with no device; skip if absent
+#   nullb_setup          load null_blk with no device; skip if this kernel
+#                        has no null_blk, fail if it has one that does not
+#                        load or does not show nullb/ (what a broken
+#                        configfs_register_subsystem would do)
 NB=$CFS/nullb
 
 better() {
@@ -24,10 +27,19 @@ better() {
 }
 
 nullb_setup() {
-	if ! modprobe null_blk nr_devices=0 2>/dev/null || [ ! -d "$NB" ]; then
+	if grep -qx null_blk /tests/kmods-absent; then
 		echo "KTAP version 1"
-		echo "1..0 # SKIP null_blk is not available"
+		echo "1..0 # SKIP null_blk is not a module of this kernel"
 		exit 4
+	fi
+	echo "# + modprobe null_blk nr_devices=0"
+	if ! modprobe null_blk nr_devices=0; then
+		echo "# null_blk does not load"
+		exit 1
+	fi
+	if [ ! -d "$NB" ]; then
+		echo "# null_blk loaded, but $NB is missing"
+		exit 1
 	fi
 }
 

@@ -10,7 +10,9 @@
 # samples), EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST
 # (more list files, read after ours).
 # Every tests/qemu/initramfs.d/*.list is read after initramfs.list, so that
-# each test area declares what it needs in a file of its own.
+# each test area declares what it needs in a file of its own. The kmod
+# names this kernel does not have go to /tests/kmods-absent (one a line,
+# "-" written "_").
 set -eu
 
 out=$1
@@ -60,18 +62,51 @@ for list in "$here/initramfs.list" "$here"/initramfs.d/*.list ${EXTRA_LIST:-}; d
 	done < "$list"
 done
 
-# In-tree modules with their dependency closure, resolved against the image.
+# in_image NAME: the kernel has a module NAME, loadable or built in.
+in_image() {
+	sed -e 's/:.*//' -e 's|.*/||' -e 's/\.ko.*$//' -e 's/-/_/g' \
+		"$modroot/modules.dep" "$modroot/modules.builtin" 2>/dev/null |
+		grep -qx -- "$(printf '%s' "$1" | tr - _)"
+}
+
+# In-tree modules with their dependency closure, resolved against the
+# image. A module this kernel does not have at all (a debug kernel built
+# without it) is left out and named in /tests/kmods-absent, so that a
+# test needing it may skip; one it has that modprobe cannot resolve
+# fails the build, since in the guest it would look absent too.
+absent=
+kos=
 for m in $kmods ${EXTRA_KMODS:-}; do
-	modprobe -d "$KIMG" -S "$KVER" --show-depends "$m" |
-		sed -n 's/^insmod \([^ ]*\).*/\1/p'
-done | sort -u | while read -r ko; do
+	if ! deps=$(modprobe -d "$KIMG" -S "$KVER" --show-depends "$m" 2>&1)
+	then
+		if in_image "$m"; then
+			echo "mkinitramfs: $m is a module of $KVER, but:" >&2
+			echo "$deps" >&2
+			exit 1
+		fi
+		echo "mkinitramfs: $m is not a module of $KVER; left out" >&2
+		absent="$absent $m"
+		continue
+	fi
+	kos="$kos $(printf '%s\n' "$deps" | sed -n 's/^insmod \([^ ]*\).*/\1/p')"
+done
+for ko in $(printf '%s\n' $kos | sort -u); do
 	rel=${ko#"$KIMG"}
 	install -D -m 0644 "$ko" "$stage/$rel"
 done
-mkdir -p "$stage/lib/modules/$KVER"
+mkdir -p "$stage/lib/modules/$KVER" "$stage/tests"
 cp "$modroot"/modules.order "$modroot"/modules.builtin* \
 	"$stage/lib/modules/$KVER/" 2>/dev/null || true
 depmod -b "$stage" "$KVER"
+printf '%s\n' $absent | tr - _ | sed '/^$/d' | sort -u > "$stage/tests/kmods-absent"
+# What is not absent resolves in the guest as it did against the image.
+for m in $kmods ${EXTRA_KMODS:-}; do
+	case " $absent " in *" $m "*) continue ;; esac
+	modprobe -d "$stage" -S "$KVER" --show-depends "$m" > /dev/null || {
+		echo "mkinitramfs: $m does not resolve in the initramfs" >&2
+		exit 1
+	}
+done
 
 (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 > "$out.tmp"

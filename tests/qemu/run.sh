@@ -17,7 +17,10 @@
 # The guest reports on its second serial port, which QEMU connects to our
 # stdin pipe; the console (kernel log) goes to a file per boot. A test that
 # kills or hangs the guest is failed with the console shown, and the guest
-# is booted again to go on with the next test. Exit status: 0 when every
+# is booted again to go on with the next test. Every test of the list gets
+# exactly one line: a test the guest started and gave no verdict for (init
+# gave up), one the guest never reached, and one whose start or verdict
+# does not fit the list (a protocol error) fail. Exit status: 0 when every
 # test passed.
 set -u
 
@@ -57,9 +60,11 @@ passed=0
 failed=0
 start=1
 boot=0
+given=()	# given[N] is set once test N has its line
 
-report() {	# report OK|FAIL NUM NAME [REASON]
+report() {	# report ok|fail NUM NAME [REASON]
 	local verdict=$1 num=$2 name=$3 reason=${4:-}
+	given[num]=1
 	if [ "$verdict" = ok ]; then
 		passed=$((passed + 1))
 		echo "ok $num $label$name${reason:+ # $reason}"
@@ -72,6 +77,13 @@ report() {	# report OK|FAIL NUM NAME [REASON]
 show_console() {	# show_console FILE: the guest console's tail, as comments
 	echo "    # guest console (last 80 lines of $1):"
 	tail -n 80 "$1" | tr -d '\r' | sed 's/^/    # /'
+}
+
+# is_test NUM NAME: NUM is a test of this run, named NAME in the list.
+is_test() {
+	case $1 in ''|*[!0-9]*) return 1 ;; esac
+	[ "$1" -ge 1 ] && [ "$1" -le "$ntests" ] &&
+		[ "$2" = "${names[$(($1 - 1))]}" ]
 }
 
 echo "1..$ntests"
@@ -91,9 +103,9 @@ while [ "$start" -le "$ntests" ]; do
 	exec 3< "$fifo"
 
 	current=0
-	reported=0
 	done_ok=
 	aborted=
+	why=
 	limit=$BOOT_TIMEOUT
 	while :; do
 		IFS= read -r -t "$limit" line <&3
@@ -108,9 +120,21 @@ while [ "$start" -le "$ntests" ]; do
 		fi
 		line=${line%$'\r'}
 		case $line in
-		'#cng-boot'*) ;;
+		'#cng-boot '*)
+			# The guest's list must be the one we count.
+			case " $line " in
+			*" tests=$((ntests - 1)) "*) ;;
+			*) why="protocol error: '$line', the list has $((ntests - 1)) tests"
+			   break ;;
+			esac
+			;;
 		'#cng-start '*)
 			set -- $line
+			if ! is_test "${2:-}" "${3:-}" || [ "$2" -lt "$start" ] ||
+			   [ "$2" -le "$current" ]; then
+				why="protocol error: '$line' after test $current"
+				break
+			fi
 			current=$2
 			limit=$(( ${timeouts[$((current - 1))]} + 60 ))
 			echo "# $label${names[$((current - 1))]}"
@@ -123,8 +147,12 @@ while [ "$start" -le "$ntests" ]; do
 			verdict=ok
 			set -- ${line%% # *}
 			[ "$1" = not ] && { verdict=fail; shift; }
+			if [ "$current" -eq 0 ] || [ "${2:-}" != "$current" ] ||
+			   ! is_test "$2" "${3:-}" || [ -n "${given[current]:-}" ]; then
+				why="protocol error: '$line' while test $current runs"
+				break
+			fi
 			report "$verdict" "$2" "$3" "$reason"
-			reported=$2
 			limit=$BOOT_TIMEOUT
 			;;
 		*) echo "$line" ;;
@@ -148,17 +176,30 @@ while [ "$start" -le "$ntests" ]; do
 			report fail "$start" "${names[$((start - 1))]}" "guest could not start the tests: $aborted"
 			show_console "$console"
 			current=$start
+		elif [ -z "${given[current]:-}" ]; then
+			# init gave up inside the test, before its verdict.
+			report fail "$current" "${names[$((current - 1))]}" \
+				"guest aborted: $aborted"
+			show_console "$console"
 		fi
 	else
-		# The guest died or hung inside test $current, while booting,
-		# or between two tests (then the next one is charged).
+		# The guest died, hung or broke the protocol inside test
+		# $current, while booting, or between two tests (then the next
+		# one is charged).
 		[ "$current" -eq 0 ] && current=$start
-		[ "$reported" -eq "$current" ] && current=$((current + 1))
+		[ -n "${given[current]:-}" ] && current=$((current + 1))
 		[ "$current" -gt "$ntests" ] && break
 		report fail "$current" "${names[$((current - 1))]}" "$why"
 		show_console "$console"
 	fi
 	start=$((current + 1))
+done
+
+# Every test has exactly one line: one the guest never reached or never
+# gave a verdict for (it said it was done too early) fails.
+for ((i = 1; i <= ntests; i++)); do
+	[ -n "${given[i]:-}" ] ||
+		report fail "$i" "${names[$((i - 1))]}" "no verdict from the guest"
 done
 
 echo "# ${label%:}: $passed passed, $failed failed"

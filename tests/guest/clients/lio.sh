@@ -34,6 +34,7 @@ LIO_DEV=$T/core/fileio_0/cng_disk
 LIO_TPG=$T/loopback/$LIO_WWN/tpgt_1
 
 lio_setup() {
+	LIO_MODS_BEFORE=$(modules_loaded)
 	x modprobe sd_mod || return
 	x modprobe target_core_file || return
 	x modprobe tcm_loop || return
@@ -119,5 +120,8 @@ lio_cleanup() {
 	rm -f $LIO_IMG /tmp/lio.pat
 	# shellcheck disable=SC2086
 	unload $LIO_MODULES || c_rc=1
+	if [ -n "${LIO_MODS_BEFORE:-}" ]; then
+		unload_since "$LIO_MODS_BEFORE" || c_rc=1
+	fi
 	return $c_rc
 }

@@ -26,6 +26,7 @@ NC=$CFS/netconsole
 NETCON_SYS=/proc/sys/net/ipv4/conf/lo
 
 netconsole_setup() {
+	NETCON_MODS_BEFORE=$(modules_loaded)
 	NETCON_OLD_RL=$(cat $NETCON_SYS/route_localnet)
 	NETCON_OLD_AL=$(cat $NETCON_SYS/accept_local)
 	x put $NETCON_SYS/route_localnet 1 || return
@@ -45,20 +46,31 @@ netconsole_build_tree() {
 }
 
 # netconsole_send TEXT WAIT: log TEXT at KERN_NOTICE through /dev/kmsg
-# while a UDP listener waits up to WAIT s for it; succeeds if it arrived.
+# while a UDP listener waits up to WAIT s for it. Status: 0 it arrived,
+# 1 it did not within WAIT s, 2 nothing was tried (the listener did not
+# start or failed, or the line could not be logged).
 netconsole_send() {
 	rm -f /tmp/netcon.ready
 	client_udp_listen /tmp/netcon.ready 127.0.0.1 $NETCON_PORT "$1" "$2" \
 		> /tmp/netcon.out 2>&1 &
 	ns_pid=$!
-	x wait_for 10 test -e /tmp/netcon.ready || return
+	ns_rc=0
+	if ! x wait_for 10 test -e /tmp/netcon.ready; then
+		kill $ns_pid 2>/dev/null
+		ns_rc=2
 	# With its newline: a /dev/kmsg record without one stays open, and
 	# no console (so no netconsole) sees it until the next message.
-	x put /dev/kmsg "<5>$1" || return
-	ns_rc=0
-	wait $ns_pid || ns_rc=$?
+	elif ! x put /dev/kmsg "<5>$1"; then
+		kill $ns_pid 2>/dev/null
+		ns_rc=2
+	fi
+	# Else the listener's own: 0, 1, or 2 on an error of its own.
+	ns_wait=0
+	wait $ns_pid || ns_wait=$?
+	[ $ns_rc -ne 0 ] || ns_rc=$ns_wait
 	sed 's/^/# listener: /' /tmp/netcon.out
 	rm -f /tmp/netcon.ready /tmp/netcon.out
+	[ $ns_rc -le 2 ] || ns_rc=2
 	return $ns_rc
 }
 
@@ -75,6 +87,9 @@ netconsole_cleanup() {
 	c_rc=0
 	[ -d $NC ] && { rmdir_if $NC/$NETCON_TARGET || c_rc=1; }
 	unload netconsole || c_rc=1
+	if [ -n "${NETCON_MODS_BEFORE:-}" ]; then
+		unload_since "$NETCON_MODS_BEFORE" || c_rc=1
+	fi
 	[ -n "${NETCON_OLD_RL:-}" ] && put $NETCON_SYS/route_localnet \
 		"$NETCON_OLD_RL"
 	[ -n "${NETCON_OLD_AL:-}" ] && put $NETCON_SYS/accept_local \

@@ -39,6 +39,7 @@ NVMET_MODULES="nvme_tcp nvme_fabrics nvme_core nvmet_tcp nvmet loop"
 N=$CFS/nvmet
 
 nvmet_setup() {
+	NVMET_MODS_BEFORE=$(modules_loaded)
 	x modprobe nvmet_tcp || return
 	x modprobe nvme_tcp || return
 	x modprobe loop || return
@@ -155,5 +156,8 @@ nvmet_cleanup() {
 	rm -f $NVMET_IMG /tmp/nvmet.pat
 	# shellcheck disable=SC2086
 	unload $NVMET_MODULES || c_rc=1
+	if [ -n "${NVMET_MODS_BEFORE:-}" ]; then
+		unload_since "$NVMET_MODS_BEFORE" || c_rc=1
+	fi
 	return $c_rc
 }

@@ -36,6 +36,7 @@ USB_MODULES="cdc_acm usb_f_acm u_serial libcomposite dummy_hcd udc_core usbcore 
 G=$CFS/usb_gadget/$USB_GADGET
 
 usb_setup() {
+	USB_MODS_BEFORE=$(modules_loaded)
 	x modprobe dummy_hcd || return
 	x modprobe libcomposite || return
 	x modprobe usb_f_acm || return
@@ -152,5 +153,8 @@ usb_cleanup() {
 	fi
 	# shellcheck disable=SC2086
 	unload $USB_MODULES || c_rc=1
+	if [ -n "${USB_MODS_BEFORE:-}" ]; then
+		unload_since "$USB_MODS_BEFORE" || c_rc=1
+	fi
 	return $c_rc
 }

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP plumbing of scripts/check.sh and scripts/check-debug.sh (bash;
+# source it).
+#
+#   tap_stream NAME CMD...   run CMD, whose stdout is a TAP stream with one
+#                            plan (at its start or at its end), and copy it
+#                            to stdout with the plan made a comment; then
+#                            add a failing result "NAME" if the stream does
+#                            not add up:
+#                              - no plan, or more than one;
+#                              - more or fewer results than planned (a
+#                                verdict lost, cut or doubled);
+#                              - CMD exited nonzero and no result of its
+#                                own failed (a script that broke down).
+#   tap_adds_up < TAP        true when TAP has one plan and as many results
+#
+# Only top-level lines count: indented ones are subtests, comments are
+# comments. A failing result with "# TODO" is an expected failure.
+
+tap_stream() {
+	local name=$1 status
+	shift
+	status=$(mktemp "${TMPDIR:-/tmp}/tap-stream.XXXXXX")
+	# The status is written before CMD's end of output reaches the reader.
+	{ "$@"; echo $? > "$status"; } | tap_account "$name" "$status"
+	rm -f "$status"
+}
+
+# tap_account NAME STATUS_FILE: the reading side of tap_stream.
+tap_account() {
+	local name=$1 line plans=0 planned=0 results=0 failing=0 rc
+	while IFS= read -r line; do
+		case $line in
+		'ok '[0-9]*)
+			results=$((results + 1))
+			;;
+		'not ok '[0-9]*)
+			results=$((results + 1))
+			[[ $line == *'# TODO'* ]] || failing=$((failing + 1))
+			;;
+		1..[0-9]*)
+			plans=$((plans + 1))
+			planned=${line#1..}
+			planned=${planned%%[!0-9]*}
+			line="# $name: plan $line"
+			;;
+		esac
+		printf '%s\n' "$line"
+	done
+	rc=$(cat "$2")
+	if [ "$plans" -ne 1 ]; then
+		echo "not ok 1 $name # $plans plans in its output"
+	elif [ "$results" -ne "$planned" ]; then
+		echo "not ok 1 $name # plan 1..$planned but $results results:" \
+			"a verdict was lost, cut or doubled"
+	fi
+	if [ "${rc:-1}" -ne 0 ] && [ "$failing" -eq 0 ]; then
+		echo "not ok 1 $name # exit status ${rc:-unknown} with no failing result"
+	fi
+}
+
+tap_adds_up() {
+	local line plans=0 planned=-1 results=0
+	while IFS= read -r line; do
+		case $line in
+		'ok '[0-9]*|'not ok '[0-9]*) results=$((results + 1)) ;;
+		1..[0-9]*)
+			plans=$((plans + 1))
+			planned=${line#1..}
+			planned=${planned%%[!0-9]*}
+			;;
+		esac
+	done
+	[ "$plans" -eq 1 ] && [ "$results" -eq "$planned" ]
+}
