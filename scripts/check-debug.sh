@@ -126,7 +126,19 @@ expect fails_a_test_that_turns_kmemleak_off \
 expect shows_that_kmemleak_is_off \
 	'# >>> kmemleak: Kernel memory leak detector disabled'
 expect boots_again_with_kmemleak_on '^ok 8 [^ ]*runner/pass.sh'
-expect counts_the_verdicts ': 4 passed, 5 failed$'
+if [ "${CONFIGFS%% *}" = stock ]; then
+	expect skips_active_references_on_stock \
+		'^ok 9 [^ ]*runner/active_abba.sh # SKIP'
+	expect counts_the_verdicts ': 5 passed, 5 failed$'
+else
+	expect fails_a_cycle_through_an_active_reference \
+		'^not ok 9 [^ ]*runner/active_abba.sh # kernel log reports a bug'
+	expect shows_the_active_reference_in_the_report \
+		'# .*cng_node->active'
+	expect counts_the_verdicts ': 5 passed, 6 failed$'
+fi
+expect boots_again_after_an_active_reference_cycle \
+	'^ok 10 [^ ]*runner/pass.sh'
 n=$((n + 1))
 if tap_adds_up < "$out/selftest.tap"; then
 	echo "ok $n debug_runner_gives_each_test_one_line"
