@@ -206,7 +206,7 @@ static bool race(const struct race_op *op)
 		}
 		clean = part_left_nothing(op, n) && clean;
 	}
-	say("%s: %d fault points, %d rounds, %d injected, %d lost the race, %s",
+	say("%s: %d fault points, %d rounds, %d injected, %d lost to the unregister, %s",
 	    op->name, max, round, injected, raced,
 	    clean ? "all clean" : "NOT clean");
 	return clean && injected > 0;
