@@ -510,14 +510,12 @@ static int cng_dir_getattr(struct user_namespace *mnt_userns,
 			   const struct path *path, struct kstat *stat,
 			   u32 request_mask, unsigned int query_flags)
 {
-	struct inode *inode = d_inode(path->dentry);
+	struct cng_node *node = CNG_I(d_inode(path->dentry))->node;
 
-	generic_fillattr(mnt_userns, inode, stat);
-	/* A removed directory has no link left, as in stock. */
-	if (cng_node_gone(CNG_I(inode)->node))
-		stat->nlink = 0;
-	else
-		stat->nlink = 2 + READ_ONCE(CNG_I(inode)->node->nr_subdirs);
+	/* A removed directory has no link left: cng_inode_getattr(). */
+	cng_inode_getattr(mnt_userns, path, stat, request_mask, query_flags);
+	if (!cng_node_gone(node))
+		stat->nlink = 2 + READ_ONCE(node->nr_subdirs);
 	return 0;
 }
 

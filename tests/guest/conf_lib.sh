@@ -62,6 +62,27 @@ ctl() {
 	echo "$*" > "$T/ctl"
 }
 
+# wait_for CMD...: polls CMD for up to 20 s.
+wait_for() {
+	wf_i=0
+	until "$@"; do
+		wf_i=$((wf_i + 1))
+		[ $wf_i -lt 200 ] || { echo "# timed out: $*"; return 1; }
+		sleep 0.1
+	done
+}
+
+# gate_waiting N: N callbacks are held at cng_test's gate.
+gate_waiting() {
+	[ "$(cat "$T/gate")" = "waiting $1" ]
+}
+
+# in_d_state PID: PID sleeps uninterruptibly (a lock, a drain; killable
+# or not).
+in_d_state() {
+	[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = D ]
+}
+
 # bail_out WHAT: end the test, in the middle of a case.
 bail_out() {
 	echo "Bail out! $*"

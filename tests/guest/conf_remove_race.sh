@@ -34,24 +34,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for CMD...: polls CMD for up to 10 s.
-wait_for() {
-	wf_i=0
-	until "$@"; do
-		wf_i=$((wf_i + 1))
-		[ $wf_i -lt 100 ] || { echo "# timed out: $*"; return 1; }
-		sleep 0.1
-	done
-}
 
-gate_waiting() {
-	[ "$(cat "$T/gate")" = "waiting $1" ]
-}
 
-# PID sleeps uninterruptibly (a lock, a drain; killable or not).
-in_d_state() {
-	[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = D ]
-}
 
 # PID has exited (a zombie until waited for) or is not ours any more.
 gone() {

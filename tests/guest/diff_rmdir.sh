@@ -49,24 +49,11 @@ depended_default_group_blocks_rmdir() {
 	ctl undepend "$1"
 }
 
-# wait_for CMD...: polls CMD for up to 20 s.
-wait_for() {
-	wf_i=0
-	until "$@"; do
-		wf_i=$((wf_i + 1))
-		[ $wf_i -lt 200 ] || { echo "# timed out: $*"; return 1; }
-		sleep 0.1
-	done
-}
 
 make_waiting() {
 	grep -q '^make_wait$' "$T/events"
 }
 
-# PID sleeps uninterruptibly (on a lock or a drain).
-in_d_state() {
-	[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = D ]
-}
 
 # Starts mkdir n2/sub/x, held in make_item, then rmdir n2, and lets the
 # mkdir go once the rmdir sleeps. Results in $TMP/mkdir and $TMP/rmdir.
