@@ -259,7 +259,7 @@ static void cng_error_set(struct cng_node *node, struct cng_error *error)
 	}
 	if (!error && !READ_ONCE(ext->error))
 		return;
-	old = xchg(&ext->error, error);
+	old = unrcu_pointer(xchg(&ext->error, RCU_INITIALIZER(error)));
 	if (old)
 		kfree_rcu(old, rcu);
 }

@@ -195,11 +195,11 @@ static inline void run_cases(const struct tcase *cases, int n)
 		case_differs = NULL;
 		ok = cases[i].fn() && !case_failed;
 
-		printf("%sok %d %s%s%s\n", ok ? "" : "not ", i + 1,
-		       cases[i].name,
-		       ok && case_differs ?
-		       " # SKIP expected to differ on stock: " : "",
-		       ok && case_differs ? case_differs : "");
+		printf("%sok %d %s", ok ? "" : "not ", i + 1, cases[i].name);
+		if (ok && case_differs)
+			printf(" # SKIP expected to differ on stock: %s",
+			       case_differs);
+		printf("\n");
 		fflush(stdout);
 		if (!ok)
 			ktap_failed++;

@@ -93,7 +93,8 @@ static bool t_mkdir_refused(void)
 {
 	EXPECT(FAILS_WITH(mkdir(ITEMS "/bad1", 0755), EINVAL));
 	EXPECT(record_has(ITEMS, " mkdir bad1:",
-			  "reason: name 'bad1' is refused: names starting with 'bad' are reserved\n"));
+			  "reason: name 'bad1' is refused: names starting with"));
+	EXPECT(strstr(rec, " with 'bad' are reserved\n"));
 	EXPECT(record_errno(EINVAL));
 	/* A good mkdir in the group clears it. */
 	EXPECT(!mkdir(ITEMS "/b", 0755));
@@ -112,7 +113,8 @@ static bool t_symlink_refused(void)
 static bool t_log_line(void)
 {
 	/* The failures above were logged, with path and caller. */
-	EXPECT(!sh("dmesg | grep -q 'configfs: write /cng_ext/items/a/rw failed: .*(ext_errors\\[[0-9]*\\] uid 0)'"));
+	EXPECT(!sh("dmesg | grep -q '%s'",
+		   "configfs: write /cng_ext/items/a/rw failed: .*(ext_errors\\[[0-9]*\\] uid 0)"));
 	EXPECT(!sh("dmesg | grep -q 'configfs: mkdir /cng_ext/items/bad1 failed'"));
 	return true;
 }
@@ -201,7 +203,7 @@ static bool t_long_reason(void)
 	EXPECT(put(ITEMS "/a/trap", "long") == -E2BIG);
 	n = record(ITEMS "/a/trap");
 	EXPECT(n > 4096 && n < 4096 + 256);
-	EXPECT(strstr(rec, "\nreason: long: xxxxxxxx") != NULL);
+	EXPECT(strstr(rec, "\nreason: long: xxxxxxxx"));
 	return true;
 }
 

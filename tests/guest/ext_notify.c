@@ -70,7 +70,7 @@ static bool t_poll(void)
 static void count_events(int fd, int ms, int wd_file, int wd_dir,
 			 int *on_file, int *on_dir)
 {
-	char buf[4096] __attribute__((aligned(8)));
+	long buf[4096 / sizeof(long)];	/* aligned for inotify_event */
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	ssize_t n, off;
 
@@ -78,7 +78,7 @@ static void count_events(int fd, int ms, int wd_file, int wd_dir,
 	while (poll(&p, 1, ms) > 0) {
 		n = read(fd, buf, sizeof(buf));
 		for (off = 0; n > 0 && off < n;) {
-			struct inotify_event *e = (void *)(buf + off);
+			struct inotify_event *e = (void *)((char *)buf + off);
 
 			if (e->wd == wd_file && (e->mask & IN_MODIFY))
 				(*on_file)++;
