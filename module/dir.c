@@ -377,8 +377,7 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 	return d_splice_alias(inode, dentry);
 }
 
-static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
-			 struct dentry *dentry, umode_t mode)
+static int cng_dir_make(struct inode *dir, struct dentry *dentry)
 {
 	struct cng_node *parent = CNG_I(dir)->node;
 	struct module *subsys_owner, *item_owner;
@@ -484,6 +483,26 @@ out_put_subsys:
 	module_put(subsys_owner);
 out_put_active:
 	cng_node_put_active(parent);
+	return ret;
+}
+
+/* mkdir, watched: a failure is recorded on the group (report.c). */
+static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+			 struct dentry *dentry, umode_t mode)
+{
+	struct cng_node *parent = CNG_I(dir)->node;
+	struct cng_call call = {
+		.node = parent,
+		/* Only compared: the item is not used unless it is active. */
+		.item = READ_ONCE(parent->item),
+		.op = "mkdir",
+		.file = dentry->d_name.name,
+	};
+	int ret;
+
+	cng_call_begin(&call);
+	ret = cng_dir_make(dir, dentry);
+	cng_call_end(&call, ret);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -32,6 +33,7 @@
  *	  the show output or the store input; from kmalloc, whose per-CPU
  *	  lists are cheaper than the page allocator for one-shot opens
  * @count: bytes of show output in @page
+ * @event: the file's change count when @page was filled (notify.c)
  * @needs_read_fill: the next read calls show
  * @read_in_progress: a binary file was read; writing it is refused
  * @write_in_progress: a binary file was written; reading it is refused
@@ -52,6 +54,7 @@ struct cng_buffer {
 	struct module		*owner;
 	char			*page;
 	size_t			count;
+	int			event;
 	bool			needs_read_fill;
 	bool			read_in_progress;
 	bool			write_in_progress;
@@ -61,7 +64,7 @@ struct cng_buffer {
 	size_t			cb_max_size;
 };
 
-static int cng_attr_fill_read(struct cng_buffer *buffer)
+static int cng_attr_fill_read(struct cng_buffer *buffer, struct file *file)
 {
 	ssize_t count;
 
@@ -72,6 +75,7 @@ static int cng_attr_fill_read(struct cng_buffer *buffer)
 
 	if (!cng_node_get_active(buffer->node))
 		return -ENODEV;
+	buffer->event = cng_poll_event(file);
 	count = buffer->attr->show(buffer->node->item, buffer->page);
 	cng_node_put_active(buffer->node);
 
@@ -93,8 +97,9 @@ static ssize_t cng_attr_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	ssize_t ret = 0;
 
 	mutex_lock(&buffer->mutex);
-	if (buffer->needs_read_fill) {
-		ret = cng_attr_fill_read(buffer);
+	/* Stock shows once per open; a read from the start shows again. */
+	if (buffer->needs_read_fill || iocb->ki_pos == 0) {
+		ret = cng_attr_fill_read(buffer, iocb->ki_filp);
 		if (ret)
 			goto out_unlock;
 	}
@@ -115,6 +120,7 @@ out_unlock:
 static ssize_t cng_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct cng_buffer *buffer = iocb->ki_filp->private_data;
+	struct cng_call call = { .op = "write" };
 	ssize_t ret;
 	size_t copied;
 
@@ -137,10 +143,17 @@ static ssize_t cng_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		ret = -ENODEV;
 		goto out_unlock;
 	}
+	call.node = buffer->node;
+	call.item = buffer->node->item;
+	call.file = buffer->attr->ca_name;
+	call.value = buffer->page;
+	call.value_len = copied;
+	cng_call_begin(&call);
 	ret = buffer->attr->store(buffer->node->item, buffer->page, copied);
 	cng_node_put_active(buffer->node);
 	/* Stock passes store's result through an int. */
 	ret = (int)ret;
+	cng_call_end(&call, ret);
 	if (ret > 0)
 		iocb->ki_pos += ret;
 out_unlock:
@@ -311,6 +324,7 @@ static int cng_attr_open_common(struct inode *inode, struct file *file,
 
 	mutex_init(&buffer->mutex);
 	buffer->needs_read_fill = true;
+	buffer->event = cng_poll_event(file);
 	file->private_data = buffer;
 	cng_node_put_active(buffer->node);
 	return 0;
@@ -322,6 +336,22 @@ err_put_active:
 err_free:
 	kfree(buffer);
 	return ret;
+}
+
+/*
+ * After a change the client told (cfgng_notify()) since the file was
+ * opened or last read from the start, or once its item is gone: POLLPRI
+ * and POLLERR, as sysfs does; otherwise what stock's default gives.
+ */
+static __poll_t cng_attr_poll(struct file *file, poll_table *wait)
+{
+	struct cng_buffer *buffer = file->private_data;
+
+	poll_wait(file, &cng_poll_wq, wait);
+	if (READ_ONCE(buffer->event) != cng_poll_event(file) ||
+	    cng_node_gone(buffer->node))
+		return DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI;
+	return DEFAULT_POLLMASK;
 }
 
 static int cng_attr_open(struct inode *inode, struct file *file)
@@ -363,6 +393,7 @@ static int cng_bin_release(struct inode *inode, struct file *file)
 const struct file_operations cng_attr_file_ops = {
 	.read_iter	= cng_attr_read_iter,
 	.write_iter	= cng_attr_write_iter,
+	.poll		= cng_attr_poll,
 	.llseek		= generic_file_llseek,
 	.open		= cng_attr_open,
 	.release	= cng_attr_release,

@@ -83,6 +83,7 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 	ci->attr = attr;
 	ci->kind = kind;
 	ci->slot = slot;
+	atomic_set(&ci->event, 0);
 	inode->i_mapping->a_ops = &ram_aops;
 
 	switch (kind) {
@@ -207,6 +208,9 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 	struct inode *inode, *dir = NULL;
 	struct dentry *dentry;
 
+	/* Pollers of its files see it gone. */
+	if (is_dir)
+		cng_poll_wake();
 	inode = ilookup(sb, cng_node_ino(node, 0));
 	if (inode) {
 		if (is_dir)
@@ -240,6 +244,45 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 	}
 	iput(dir);
 	iput(inode);
+}
+
+/**
+ * cng_inode_created() - tell watchers of a directory the kernel made
+ * @node: a directory just registered, LIVE, counted by the caller
+ *
+ * The VFS tells watchers of what mkdir makes; a group or subsystem the
+ * kernel registers gets the same IN_CREATE in its parent directory.
+ *
+ * Context: process; sleeps; no lock of ours held.
+ */
+void cng_inode_created(struct cng_node *node)
+{
+	struct super_block *sb = cng_sb_hold();
+	struct inode *dir = NULL, *inode;
+	const char *copy = NULL;
+	struct qstr name;
+
+	if (sb)
+		dir = ilookup(sb, node->parent->type == CNG_NODE_ROOT ? 1 :
+			      cng_node_ino(node->parent, 0));
+	if (dir) {
+		mutex_lock(&cng_tree_mutex);
+		if (cng_node_visible(node))
+			copy = kstrdup(node->name, GFP_KERNEL);
+		mutex_unlock(&cng_tree_mutex);
+	}
+	if (copy) {
+		inode = cng_inode_get(sb, node, CNG_FILE_DIR, 0, NULL);
+		if (!IS_ERR(inode)) {
+			name = (struct qstr)QSTR_INIT(copy, strlen(copy));
+			fsnotify_name(FS_CREATE | FS_ISDIR, inode,
+				      FSNOTIFY_EVENT_INODE, dir, &name, 0);
+			iput(inode);
+		}
+		kfree(copy);
+	}
+	iput(dir);
+	cng_sb_release(sb);
 }
 
 /**

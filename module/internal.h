@@ -43,10 +43,13 @@
 
 #include "unshare.h"
 
+struct cng_capture;
+struct cng_error;
 struct config_group;
 struct config_item;
 struct configfs_subsystem;
 struct module;
+struct xattr_handler;
 
 /* Kinds of node. Attributes have no node. */
 enum cng_node_type {
@@ -138,6 +141,8 @@ struct cng_meta {
  * @target: a symlink's target directory (counted); constant
  * @in_link: a symlink's entry in its target's @incoming; tree mutex
  * @body: a symlink's text, as readlink returns it; constant
+ * @error: the last failure on the item (report.c); replaced with xchg(),
+ *	   read under RCU
  *
  * Allocated under cng_tree_mutex the first time one of these is needed
  * (chmod or touch, a symlink to or from the node, a dependency), and
@@ -152,6 +157,7 @@ struct cng_node_ext {
 	struct cng_node		*target;
 	struct list_head	in_link;
 	char			*body;
+	struct cng_error __rcu	*error;
 };
 
 /**
@@ -267,6 +273,7 @@ enum cng_file_kind {
  *	  reference on @node, or with the attribute's module pinned
  * @kind: enum cng_file_kind
  * @slot: the slot of cng_meta for this file
+ * @event: an attribute's change count, for poll() (notify.c)
  */
 struct cng_inode {
 	struct inode	vfs;
@@ -274,6 +281,7 @@ struct cng_inode {
 	const void	*attr;
 	unsigned int	kind;
 	unsigned int	slot;
+	atomic_t	event;
 };
 
 static inline struct cng_inode *CNG_I(struct inode *inode)
@@ -370,6 +378,7 @@ struct inode *cng_inode_new(struct super_block *sb);
 void cng_inode_bind_new(struct inode *inode, struct cng_node *node);
 void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 		      bool notify);
+void cng_inode_created(struct cng_node *node);
 int cng_inode_setattr(struct user_namespace *mnt_userns,
 		      struct dentry *dentry, struct iattr *iattr);
 int cng_inode_getattr(struct user_namespace *mnt_userns,
@@ -490,5 +499,43 @@ struct super_block *cng_sb_hold(void);
 void cng_sb_release(struct super_block *sb);
 int cng_mount_init(void);
 void cng_mount_exit(void);
+
+/* report.c */
+
+/**
+ * struct cng_call - a user's call into the client that may fail
+ * @node: the directory whose item keeps the record: the attribute's
+ *	  item, or the group a directory or link is made in; counted by
+ *	  the caller
+ * @item: @node's item, which the client names in cfgng_report()
+ * @op: "write", "mkdir", "symlink"
+ * @file: the attribute's name, or the new directory's or link's
+ * @value: what the user gave (bytes written, link target), or NULL
+ * @value_len: bytes of @value
+ * @capture: the capture slot, or NULL; report.c's
+ */
+struct cng_call {
+	struct cng_node		*node;
+	const struct config_item *item;
+	const char		*op;
+	const char		*file;
+	const char		*value;
+	size_t			value_len;
+	struct cng_capture	*capture;
+};
+
+extern const struct xattr_handler *cng_xattr_handlers[];
+
+/* notify.c */
+extern struct wait_queue_head cng_poll_wq;
+int cng_poll_event(struct file *file);
+void cng_poll_wake(void);
+void cng_notify_exit(void);
+
+void cng_call_begin(struct cng_call *call);
+void cng_call_end(struct cng_call *call, int err);
+void cng_error_free(struct cng_error *error);
+int cng_report_init(void);
+void cng_report_exit(void);
 
 #endif /* _CNG_INTERNAL_H */

@@ -16,11 +16,16 @@ static int __init cng_init(void)
 	ret = cng_inode_init();
 	if (ret)
 		goto err_node_exit;
-	ret = cng_mount_init();
+	ret = cng_report_init();
 	if (ret)
 		goto err_inode_exit;
+	ret = cng_mount_init();
+	if (ret)
+		goto err_report_exit;
 	return 0;
 
+err_report_exit:
+	cng_report_exit();
 err_inode_exit:
 	cng_inode_exit();
 err_node_exit:
@@ -30,7 +35,9 @@ err_node_exit:
 
 static void __exit cng_exit(void)
 {
+	cng_notify_exit();
 	cng_mount_exit();
+	cng_report_exit();
 	cng_inode_exit();
 	cng_node_exit();
 }

@@ -92,6 +92,7 @@ static int cng_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_magic = CNG_MAGIC;
 	sb->s_op = &cng_sb_ops;
 	sb->s_d_op = &cng_dentry_ops;
+	sb->s_xattr = cng_xattr_handlers;
 	sb->s_time_gran = 1;
 
 	inode = cng_inode_get(sb, &cng_root_node, CNG_FILE_DIR, 0, NULL);

@@ -274,7 +274,8 @@ static void cng_node_lockdep_init(struct cng_node *node,
  */
 static void cng_item_set_node(struct config_item *item, struct cng_node *node)
 {
-	item->ci_dentry = (struct dentry *)node;
+	/* Read locklessly, under RCU, by cfgng_notify(). */
+	WRITE_ONCE(item->ci_dentry, (struct dentry *)node);
 }
 
 /* What the extension holds, and the extension; the root's too. */
@@ -289,6 +290,8 @@ static void cng_node_ext_free(struct cng_node_ext *ext)
 		kfree(meta);
 	}
 	kfree(ext->body);
+	/* No reader left: the node's last reference is gone. */
+	cng_error_free(rcu_dereference_protected(ext->error, true));
 	kfree(ext);
 }
 

@@ -37,6 +37,7 @@ static int cng_register_locked_group(struct cng_node *parent,
 			  CNG_NODE_DEFAULT | CNG_NODE_GROUP);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
+	cng_inode_created(node);
 	cng_node_put(node);
 	return 0;
 }

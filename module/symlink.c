@@ -119,8 +119,8 @@ static int cng_symlink_allowed(struct cng_node *parent)
 	return ret;
 }
 
-int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
-		struct dentry *dentry, const char *symname)
+static int cng_symlink_make(struct inode *dir, struct dentry *dentry,
+			    const char *symname)
 {
 	struct cng_node *parent = CNG_I(dir)->node;
 	const struct config_item_type *type;
@@ -178,6 +178,28 @@ out_put_active:
 	cng_node_put_active(parent);
 out_put_path:
 	path_put(&path);
+	return ret;
+}
+
+/* symlink(2), watched: a failure is recorded on the directory's item. */
+int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+		struct dentry *dentry, const char *symname)
+{
+	struct cng_node *parent = CNG_I(dir)->node;
+	struct cng_call call = {
+		.node = parent,
+		/* Only compared: the item is not used unless it is active. */
+		.item = READ_ONCE(parent->item),
+		.op = "symlink",
+		.file = dentry->d_name.name,
+		.value = symname,
+		.value_len = strlen(symname),
+	};
+	int ret;
+
+	cng_call_begin(&call);
+	ret = cng_symlink_make(dir, dentry, symname);
+	cng_call_end(&call, ret);
 	return ret;
 }
 

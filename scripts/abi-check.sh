@@ -25,7 +25,14 @@ done
 # name crc export-type, sorted by name
 stock_list=$(awk -F'\t' '$3 == "fs/configfs/configfs" {
 	print $2, $1, $4 }' "$stock" | sort)
-ours_list=$(awk -F'\t' '{ print $2, $1, $4 }' "$ours" | sort)
+# Our extension's exports (configfs-ng.h) are ours alone: cfgng_*, GPL.
+ours_list=$(awk -F'\t' '$2 !~ /^cfgng_/ { print $2, $1, $4 }' "$ours" | sort)
+bad_ext=$(awk -F'\t' '$2 ~ /^cfgng_/ && $4 != "EXPORT_SYMBOL_GPL" {
+	print $2 }' "$ours")
+if [ -n "$bad_ext" ]; then
+	echo "abi-check: extension exports not GPL-only: $bad_ext" >&2
+	exit 1
+fi
 
 if [ -z "$stock_list" ]; then
 	echo "abi-check: $stock lists no symbol of fs/configfs/configfs" >&2

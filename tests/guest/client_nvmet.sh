@@ -18,13 +18,45 @@
 #                 addr_traddr = 127.0.0.1, addr_trsvcid = 4420}
 #       `-- subsystems/nqn...:subsys1 -> ../../../subsystems/nqn...:subsys1
 set -eu
-. ./lib.sh
+. ./conf_lib.sh
+. ./diff_lib.sh
 . ./clients/nvmet.sh
+
+# docs/differences.md row 21: what nvmet printed while refusing FILE's
+# VALUE comes back to the user in the record. Port 2 and namespace 2 are
+# made for it and removed.
+nvmet_reason() {
+	! put "$1" "$2" 2>/dev/null &&
+	conf_sys getxattr "$1" user.configfs.error > /tmp/nvmet_rec &&
+	sed 's/^/# record: /' /tmp/nvmet_rec &&
+	grep -q "^log: $3" /tmp/nvmet_rec
+}
+
+nvmet_reasons() {
+	nr_ns=$N/subsystems/$NVMET_NQN/namespaces/2
+	mkdir $N/ports/2 $nr_ns || return 1
+	nr_ok=0
+	nvmet_reason $N/ports/2/addr_adrfam bogus \
+		"nvmet: Invalid value 'bogus$" &&
+	nvmet_reason $N/ports/2/addr_trtype bogus \
+		"nvmet: Invalid value 'bogus$" &&
+	put $nr_ns/device_path /nonexistent &&
+	nvmet_reason $nr_ns/enable 1 "nvmet: failed to open .*/nonexistent" ||
+		nr_ok=1
+	rmdir $N/ports/2 $nr_ns && return $nr_ok
+}
+
+nvmet_no_reasons() {
+	mkdir $N/ports/2 &&
+	! put $N/ports/2/addr_adrfam bogus 2>/dev/null &&
+	sys_is EOPNOTSUPP getxattr $N/ports/2/addr_adrfam user.configfs.error &&
+	rmdir $N/ports/2
+}
 
 before=$(cfs_snapshot)
 trap 'nvmet_cleanup || echo "# cleanup could not undo everything"' EXIT
 
-ktap_plan 13
+ktap_plan 14
 critical setup_loads_modules_and_loop_device nvmet_setup
 critical tree_builds nvmet_build_tree
 check port_address_is_read_only_while_linked_eacces \
@@ -36,6 +68,8 @@ check port_with_link_rmdir_is_enotempty \
 check host_not_allowed_is_refused \
 	fails_with "connect:" client_nvmf \
 	"$(nvmet_opts nqn.2024-01.org.configfs-ng:intruder)"
+differs refused_values_come_back_with_nvmets_reason \
+	"row 21, getxattr is EOPNOTSUPP" nvmet_reasons nvmet_no_reasons
 critical allowed_host_connects_and_namespace_appears nvmet_connect
 check namespace_size_is_backing_size \
 	test "$(cat /sys/block/nvme${NVMET_INST}n1/size)" -eq \

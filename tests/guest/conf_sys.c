@@ -18,6 +18,7 @@
  *   read PATH             one read() of up to 8192 bytes; OK and the count
  *   cat PATH              one read(); prints the bytes read, as they are
  *   getcwd .              getcwd(); prints OK and the path
+ *   getxattr PATH NAME    getxattr(); prints OK, a newline and the value
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 static int result(long ret)
@@ -152,6 +154,15 @@ int main(int argc, char **argv)
 		if (!getcwd(buf, sizeof(buf)))
 			return result(-1);
 		printf("OK %s\n", buf);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(op, "getxattr")) {
+		ssize_t n = getxattr(argv[2], argv[3], buf, sizeof(buf) - 1);
+
+		if (n < 0)
+			return result(-1);
+		buf[n] = 0;
+		printf("OK\n%s", buf);
 		return 0;
 	}
 	fprintf(stderr, "usage: conf_sys OP ARGS... (see the source)\n");

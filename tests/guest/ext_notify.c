@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext_notify: change notification (configfs-ng.h, issue 16), through the
+ * sample client cng_ext: each write to an item's tick makes its counter
+ * grow and calls cfgng_notify(). Pollers of counter wake with POLLPRI and
+ * POLLERR, lseek(0) and read show the new value, and inotify watchers of
+ * the file and its directory get IN_MODIFY. Ours only.
+ */
+#define _GNU_SOURCE
+#include <sys/inotify.h>
+
+#include "conf_ktap.h"
+
+#include <poll.h>
+
+#define E	CFS "/cng_ext"
+#define ITEMS	E "/items"
+#define CNT	ITEMS "/n/counter"
+
+/* poll() for POLLPRI for up to MS milliseconds; the revents. */
+static int wait_pri(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLPRI };
+
+	return poll(&p, 1, ms) > 0 ? p.revents : 0;
+}
+
+/* Reads the file from its start, as a poller does after a change. */
+static long reread(int fd)
+{
+	char buf[32];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return atol(buf);
+}
+
+static bool t_poll(void)
+{
+	int fd, ev;
+
+	EXPECT(!mkdir(ITEMS "/n", 0755));
+	fd = open(CNT, O_RDONLY);
+	EXPECT(fd >= 0);
+	EXPECT(reread(fd) == 0);
+	EXPECT(wait_pri(fd, 0) == 0);
+	EXPECT(!put(ITEMS "/n/tick", "1"));
+	ev = wait_pri(fd, 5000);
+	EXPECT(ev == (POLLPRI | POLLERR));
+	if (ev != (POLLPRI | POLLERR))
+		say("revents %#x", ev);
+	/* Level-triggered until the file is read again from the start. */
+	EXPECT(wait_pri(fd, 0) == (POLLPRI | POLLERR));
+	EXPECT(reread(fd) == 1);
+	/* One change, one wake-up. */
+	EXPECT(wait_pri(fd, 300) == 0);
+	EXPECT(!put(ITEMS "/n/tick", "1"));
+	EXPECT(wait_pri(fd, 5000) == (POLLPRI | POLLERR));
+	EXPECT(reread(fd) == 2);
+	close(fd);
+	return true;
+}
+
+/* IN_MODIFY events from FD within MS ms: on the file, on the directory. */
+static void count_events(int fd, int ms, int wd_file, int wd_dir,
+			 int *on_file, int *on_dir)
+{
+	long buf[4096 / sizeof(long)];	/* aligned for inotify_event */
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n, off;
+
+	*on_file = *on_dir = 0;
+	while (poll(&p, 1, ms) > 0) {
+		n = read(fd, buf, sizeof(buf));
+		for (off = 0; n > 0 && off < n;) {
+			struct inotify_event *e = (void *)((char *)buf + off);
+
+			if (e->wd == wd_file && (e->mask & IN_MODIFY))
+				(*on_file)++;
+			if (e->wd == wd_dir && (e->mask & IN_MODIFY) &&
+			    e->len && !strcmp(e->name, "counter"))
+				(*on_dir)++;
+			off += sizeof(*e) + e->len;
+		}
+		ms = 300;
+	}
+}
+
+static bool t_inotify(void)
+{
+	int in = inotify_init1(IN_NONBLOCK), wf, wd, on_file, on_dir;
+	char buf[32];
+
+	EXPECT(in >= 0);
+	wf = inotify_add_watch(in, CNT, IN_MODIFY);
+	wd = inotify_add_watch(in, ITEMS "/n", IN_MODIFY);
+	EXPECT(wf >= 0 && wd >= 0);
+	/* Reads tell nothing. */
+	EXPECT(slurp(CNT, buf, sizeof(buf)) > 0);
+	count_events(in, 300, wf, wd, &on_file, &on_dir);
+	EXPECT(on_file == 0 && on_dir == 0);
+	EXPECT(!put(ITEMS "/n/tick", "1"));
+	count_events(in, 5000, wf, wd, &on_file, &on_dir);
+	EXPECT(on_file == 1 && on_dir == 1);
+	if (on_file != 1 || on_dir != 1)
+		say("IN_MODIFY: %d on the file, %d on the directory", on_file,
+		    on_dir);
+	/* A thousand changes told in one go are told a few times at most. */
+	EXPECT(!put(ITEMS "/n/tick", "1000"));
+	count_events(in, 5000, wf, wd, &on_file, &on_dir);
+	EXPECT(on_file >= 1 && on_file < 100 && on_dir >= 1 && on_dir < 100);
+	say("1000 changes: %d IN_MODIFY on the file", on_file);
+	close(in);
+	return true;
+}
+
+static bool t_removed_while_polled(void)
+{
+	int fd, ev;
+	pid_t pid;
+	int st;
+	char buf[32];
+
+	EXPECT(!mkdir(ITEMS "/r", 0755));
+	fd = open(ITEMS "/r/counter", O_RDONLY);
+	EXPECT(fd >= 0);
+	EXPECT(read(fd, buf, sizeof(buf)) > 0);
+	pid = fork();
+	if (!pid)
+		_exit(wait_pri(fd, 10000) & POLLERR ? 0 : 1);
+	usleep(200000);
+	/* A change is pending when the item goes. */
+	EXPECT(!put(ITEMS "/r/tick", "1"));
+	EXPECT(!rmdir(ITEMS "/r"));
+	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == 0);
+	ev = wait_pri(fd, 0);
+	EXPECT(ev & POLLERR);
+	EXPECT(FAILS_WITH(reread(fd), ENODEV));
+	close(fd);
+	return true;
+}
+
+static const struct tcase cases[] = {
+	{ "poll_wakes_once_per_change_and_reread_shows_it", t_poll },
+	{ "inotify_modify_on_file_and_directory_coalesced", t_inotify },
+	{ "poller_wakes_with_error_when_the_item_goes", t_removed_while_polled },
+};
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (on_stock()) {
+		printf("KTAP version 1\n1..0 # SKIP %s\n",
+		       "expected to differ on stock: no change notification");
+		return 4;
+	}
+	if (sh("insmod /lib/modules/cng/cng_ext.ko")) {
+		printf("KTAP version 1\n1..0 # SKIP setup failed\n");
+		return 1;
+	}
+	run_cases(cases, ARRAY_SIZE(cases));
+	sh("rmdir " ITEMS "/* 2>/dev/null");
+	if (sh("rmmod cng_ext"))
+		ktap_failed++;
+	return ktap_failed ? 1 : 0;
+}
