@@ -59,6 +59,9 @@ const char *path_base(const char *path);
 bool path_is_under(const char *path, const char *top);
 size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp);
 int read_whole_file(const char *file, char **text, size_t *len);
+bool json_is_utf8(const char *s, size_t len);
+void json_string(FILE *out, const char *s, size_t len);
+void json_field(FILE *out, const char *key, const char *s, size_t len);
 
 /* fs.c */
 
