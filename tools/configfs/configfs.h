@@ -100,6 +100,9 @@ struct fs_ops {
 			char **target);
 	int (*chmod)(void *priv, const char *path, mode_t mode);
 	int (*chown)(void *priv, const char *path, uid_t uid, gid_t gid);
+	/* The error record of @path (record.c); NULL: there are none. */
+	int (*error)(void *priv, const char *path, char *buf, size_t size,
+		     size_t *len);
 };
 
 struct fs {
@@ -109,6 +112,7 @@ struct fs {
 	size_t value_max;	/* longest text value: the page size */
 	bool simulate;		/* not configfs: set creates attributes */
 	unsigned long nr_changes;
+	char *record;		/* of the last write, mkdir or symlink */
 };
 
 int fs_open_sys(struct fs *fs, const char *root, bool root_given);
@@ -129,10 +133,36 @@ int fs_readlink(struct fs *fs, const char *path, struct arena *arena,
 		char **target);
 int fs_chmod(struct fs *fs, const char *path, mode_t mode);
 int fs_chown(struct fs *fs, const char *path, uid_t uid, gid_t gid);
+int fs_error_record(struct fs *fs, const char *path, char **text,
+		    size_t *len);
+const char *fs_record(struct fs *fs);
+void fs_clear_record(struct fs *fs);
 char *fs_normalize_target(struct arena *arena, const char *link_path,
 			  const char *target);
 int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
 		 char **path);
+
+/* record.c */
+
+#define CFS_RECORD_XATTR	"user.configfs.error"
+#define CFS_RECORD_MAX		65536	/* the largest xattr value */
+
+/* The first line of an error record, split; pointers into its text. */
+struct record {
+	size_t line_len;
+	char op[16];		/* write, mkdir, symlink, report */
+	const char *file;
+	size_t file_len;
+	const char *value;	/* NULL when the line has none */
+	size_t value_len;
+	int err;		/* positive; 0 when it could not be read */
+};
+
+int record_parse(const char *text, size_t len, struct record *rec);
+bool record_concerns(const char *text, size_t len, const char *op,
+		     const char *file, int err);
+void record_print(FILE *out, const char *indent, const char *text,
+		  size_t len);
 
 /* walk.c */
 
@@ -244,6 +274,7 @@ struct op {
 	enum op_state state;
 	int err;
 	const char *detail;	/* what was found instead, for messages */
+	const char *record;	/* the client's error record of the failure */
 	bool changed;		/* this run changed the tree */
 	bool has_old;		/* set: the old value, for undoing */
 	const char *old;
