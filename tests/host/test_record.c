@@ -2,9 +2,9 @@
 /*
  * configfs-ng's error records: parsing their first line, printing them
  * safely, restore showing the one that reports each failure (and no
- * other). The model plays a client that records its reason where
- * configfs-ng would: on the file and its item for a write, on the
- * directory it was tried in for a mkdir or a link.
+ * other), and configfs why. The model plays a client that records its
+ * reason where configfs-ng would: on the file and its item for a write,
+ * on the directory it was tried in for a mkdir or a link.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -241,6 +241,69 @@ static void restore_is_silent_where_no_records_are_kept(void)
 	fake_free(&f);
 }
 
+static char *why(struct fake *f, const char *path, int want)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&out, &size);
+
+	EXPECT(why_path(&f->fs, path, path, mem) == want);
+	fclose(mem);
+	return out;
+}
+
+static void why_prints_the_record_of_an_item_or_file(void)
+{
+	struct fake f;
+	char *s;
+
+	rec_model(&f);
+	EXPECT(fake_restore_text(&f, "set items/i/rw maybe\n") == 1);
+	s = why(&f, "items/i/rw", CFS_EXIT_OK);
+	EXPECT_STR(s, "2026-12-05T02:41:07Z uid=0 pid=1 write rw 'maybe': -EINVAL\n"
+		   "reason: rw: 'maybe' is not one of 0, 1\n");
+	free(s);
+	s = why(&f, "items/i", CFS_EXIT_OK);
+	EXPECT(strstr(s, "reason: rw: 'maybe' is not one of 0, 1\n"));
+	free(s);
+	fake_free(&f);
+}
+
+static void why_finds_a_refused_name_in_its_directory(void)
+{
+	struct fake f;
+	char *s;
+
+	rec_model(&f);
+	EXPECT(fake_restore_text(&f, "mkdir items/bad1\n") == 1);
+	s = why(&f, "items/bad1", CFS_EXIT_OK);
+	EXPECT_STR(s, "T uid=0 pid=1 mkdir bad1: -EINVAL\n"
+		   "reason: name 'bad1' is refused\n");
+	free(s);
+	s = why(&f, "items/bad2", CFS_EXIT_FAIL);
+	EXPECT_STR(s, "");
+	EXPECT(strstr(ktap_stderr(), "configfs: items/bad2: No such file or directory\n"));
+	free(s);
+	fake_free(&f);
+}
+
+static void why_says_when_there_is_none_or_no_records(void)
+{
+	struct fake f;
+	char *s;
+
+	rec_model(&f);
+	s = why(&f, "items/i", CFS_EXIT_FAIL);
+	EXPECT_STR(s, "items/i: no error recorded\n");
+	free(s);
+	f.no_records = true;
+	s = why(&f, "items/i", CFS_EXIT_NO_RECORDS);
+	EXPECT_STR(s, "");
+	EXPECT(strstr(ktap_stderr(), "configfs: items/i: this configfs keeps no error records"));
+	free(s);
+	fake_free(&f);
+}
+
 const struct ktap_case record_cases[] = {
 	KTAP_CASE(record_parse_splits_a_write),
 	KTAP_CASE(record_parse_takes_the_last_error_of_the_line),
@@ -253,6 +316,9 @@ const struct ktap_case record_cases[] = {
 	KTAP_CASE(restore_prints_mkdir_and_link_records_of_the_directory),
 	KTAP_CASE(restore_ignores_a_record_of_another_failure),
 	KTAP_CASE(restore_is_silent_where_no_records_are_kept),
+	KTAP_CASE(why_prints_the_record_of_an_item_or_file),
+	KTAP_CASE(why_finds_a_refused_name_in_its_directory),
+	KTAP_CASE(why_says_when_there_is_none_or_no_records),
 };
 
 const size_t nr_record_cases = ARRAY_SIZE(record_cases);

@@ -22,6 +22,7 @@
 #define CFS_EXIT_FAIL		1
 #define CFS_EXIT_USAGE		2
 #define CFS_EXIT_SYSTEM		3
+#define CFS_EXIT_NO_RECORDS	4	/* why: the configfs keeps none */
 
 #define CFS_DEFAULT_ROOT	"/sys/kernel/config"
 
@@ -315,7 +316,7 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out);
 
-/* save.c, tree.c, restore.c, diff.c, rm.c */
+/* save.c, tree.c, restore.c, diff.c, rm.c, why.c */
 
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
 	      FILE *out);
@@ -326,5 +327,7 @@ int cmd_diff(int argc, char **argv);
 int rm_paths(struct fs *fs, char **paths, int nr_paths, bool recursive,
 	     bool verbose);
 int cmd_rm(int argc, char **argv);
+int why_path(struct fs *fs, const char *path, const char *arg, FILE *out);
+int cmd_why(int argc, char **argv);
 
 #endif /* _CONFIGFS_TOOL_H */

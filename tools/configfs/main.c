@@ -22,6 +22,7 @@ static const struct cfs_cmd cfs_cmds[] = {
 	{ "restore", cmd_restore, "recreate a tree from a saved file" },
 	{ "diff", cmd_diff, "show what restore would change" },
 	{ "rm", cmd_rm, "remove links and directories in configfs order" },
+	{ "why", cmd_why, "show why the last write, mkdir or link failed" },
 };
 
 static void cfs_usage(FILE *out)
