@@ -73,6 +73,7 @@ int main(void)
 		{ restore_cases, &nr_restore_cases },
 		{ rm_cases, &nr_rm_cases },
 		{ record_cases, &nr_record_cases },
+		{ watch_cases, &nr_watch_cases },
 		{ sys_cases, &nr_sys_cases },
 	};
 	size_t nr_suites = ARRAY_SIZE(suites);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -315,6 +316,35 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags);
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out);
+
+/* watch.c */
+
+struct wdir;
+
+/*
+ * Watches a subtree. The caller sets fs, out, json and the callbacks that
+ * add (a watch descriptor, or -errno) and remove a directory's watch;
+ * watch_start() sets the rest.
+ */
+struct watch {
+	struct fs *fs;
+	FILE *out;
+	bool json;
+	int (*add)(void *priv, const char *path);
+	void (*rm)(void *priv, int wd);
+	void *priv;
+	struct wdir **dirs;	/* by watch descriptor */
+	size_t nr_slots;
+	size_t nr_watched;
+	int top_wd;
+	bool top_gone;		/* the top was removed: nothing to watch */
+	char *buf;		/* value_max + 1 bytes */
+};
+
+int watch_start(struct watch *w, const char *path);
+void watch_event(struct watch *w, int wd, uint32_t mask, const char *name);
+void watch_stop(struct watch *w);
+int cmd_watch(int argc, char **argv);
 
 /* save.c, tree.c, restore.c, diff.c, rm.c, why.c */
 
