@@ -734,7 +734,13 @@ int cmd_watch(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
-	/* Blocked, SIGINT and SIGTERM only wake the loop through sfd. */
+	/*
+	 * Blocked, SIGINT and SIGTERM only wake the loop through sfd. A shell
+	 * starts a background job with them ignored, and an ignored signal
+	 * never reaches sfd: "watch &" could then not be ended by SIGINT.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
