@@ -27,6 +27,7 @@ struct fake_node {
 	bool is_default;
 	char *value;
 	char *target;
+	char *record;		/* user.configfs.error */
 };
 
 static struct fake_node *fake_find_kid(struct fake_node *dir,
@@ -126,6 +127,7 @@ static void fake_free_node(struct fake *fake, struct fake_node *n)
 	free(n->name);
 	free(n->value);
 	free(n->target);
+	free(n->record);
 	free(n);
 }
 
@@ -394,6 +396,25 @@ static int fake_op_chown(void *priv, const char *path, uid_t uid, gid_t gid)
 	return 0;
 }
 
+static int fake_op_error(void *priv, const char *path, char *buf,
+			 size_t size, size_t *len)
+{
+	struct fake *fake = priv;
+	struct fake_node *n = fake_lookup(fake, path);
+
+	if (!n)
+		return -ENOENT;
+	if (fake->no_records)
+		return -EOPNOTSUPP;
+	if (!n->record)
+		return -ENODATA;
+	*len = strlen(n->record);
+	if (*len > size)
+		return -ERANGE;
+	memcpy(buf, n->record, *len);
+	return 0;
+}
+
 static const struct fs_ops fake_ops = {
 	.lstat = fake_op_lstat,
 	.list = fake_op_list,
@@ -406,6 +427,7 @@ static const struct fs_ops fake_ops = {
 	.readlink = fake_op_readlink,
 	.chmod = fake_op_chmod,
 	.chown = fake_op_chown,
+	.error = fake_op_error,
 };
 
 void fake_init(struct fake *fake, const struct fake_hooks *hooks)
@@ -427,6 +449,7 @@ void fake_init(struct fake *fake, const struct fake_hooks *hooks)
 void fake_free(struct fake *fake)
 {
 	fake_free_node(fake, fake->root);
+	free(fake->fs.record);
 	free(fake->hash);
 	free(fake->log);
 }
@@ -470,6 +493,16 @@ void fake_set(struct fake *fake, const char *path, const char *value)
 		abort();
 	free(n->value);
 	n->value = strdup(value);
+}
+
+void fake_record(struct fake *fake, const char *path, const char *record)
+{
+	struct fake_node *n = fake_lookup(fake, path);
+
+	if (!n)
+		abort();
+	free(n->record);
+	n->record = record ? strdup(record) : NULL;
 }
 
 bool fake_exists(struct fake *fake, const char *path)

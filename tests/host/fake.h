@@ -35,6 +35,7 @@ struct fake {
 	char *log;		/* one line per change made */
 	size_t log_len;
 	unsigned long nr_stores;
+	bool no_records;	/* as stock: getxattr fails EOPNOTSUPP */
 	void *priv;
 };
 
@@ -47,6 +48,8 @@ void fake_attr(struct fake *fake, const char *path, mode_t mode,
 /* The value shown, without its newline; NULL if there is none. */
 const char *fake_value(struct fake *fake, const char *path);
 void fake_set(struct fake *fake, const char *path, const char *value);
+/* Sets (NULL: clears) the error record that @path shows. */
+void fake_record(struct fake *fake, const char *path, const char *record);
 bool fake_exists(struct fake *fake, const char *path);
 int fake_nr_links_to(struct fake *fake, const char *dir);
 int fake_nr_links_in(struct fake *fake, const char *dir);

@@ -72,6 +72,8 @@ int main(void)
 		{ plan_cases, &nr_plan_cases },
 		{ restore_cases, &nr_restore_cases },
 		{ rm_cases, &nr_rm_cases },
+		{ record_cases, &nr_record_cases },
+		{ watch_cases, &nr_watch_cases },
 		{ sys_cases, &nr_sys_cases },
 	};
 	size_t nr_suites = ARRAY_SIZE(suites);

@@ -53,6 +53,10 @@ extern const struct ktap_case restore_cases[];
 extern const size_t nr_restore_cases;
 extern const struct ktap_case rm_cases[];
 extern const size_t nr_rm_cases;
+extern const struct ktap_case record_cases[];
+extern const size_t nr_record_cases;
+extern const struct ktap_case watch_cases[];
+extern const size_t nr_watch_cases;
 extern const struct ktap_case sys_cases[];
 extern const size_t nr_sys_cases;
 

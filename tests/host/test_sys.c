@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,7 +87,7 @@ static int run(char **out, int argc, char **argv)
 	} cmds[] = {
 		{ "tree", cmd_tree }, { "save", cmd_save },
 		{ "restore", cmd_restore }, { "diff", cmd_diff },
-		{ "rm", cmd_rm },
+		{ "rm", cmd_rm }, { "why", cmd_why },
 	};
 	FILE *cap = tmpfile();
 	int saved = dup(1);
@@ -376,6 +377,40 @@ static void sys_saves_ten_thousand_entries_in_seconds(void)
 	rm_root();
 }
 
+/*
+ * On a file system with user xattrs, a record set by hand is printed; on
+ * one without (tmpfs before 6.6), why says that there are no records.
+ */
+static void sys_why_reads_the_record_xattr(void)
+{
+	const char *rec = "T uid=0 pid=1 write rw '1\\n': -EINVAL\n"
+			  "reason: \x01\n";
+	char *out;
+
+	mk_root();
+	mkdir(at("i"), 0755);
+	mkdir(at("j"), 0755);
+	if (setxattr(at("i"), CFS_RECORD_XATTR, rec, strlen(rec) + 1, 0)) {
+		EXPECT(errno == EOPNOTSUPP);
+		EXPECT(RUN(&out, "why", "i") == CFS_EXIT_NO_RECORDS);
+		EXPECT(strstr(ktap_stderr(), "configfs: i: this configfs keeps no error records"));
+		free(out);
+		rm_root();
+		return;
+	}
+	EXPECT(RUN(&out, "why", "i") == 0);
+	EXPECT_STR(out, "T uid=0 pid=1 write rw '1\\n': -EINVAL\n"
+		   "reason: \\x01\n");
+	free(out);
+	EXPECT(RUN(&out, "why", (char *)at("i")) == 0);
+	EXPECT(strstr(out, "reason: \\x01\n"));
+	free(out);
+	EXPECT(RUN(&out, "why", "j") == CFS_EXIT_FAIL);
+	EXPECT_STR(out, "j: no error recorded\n");
+	free(out);
+	rm_root();
+}
+
 static void cli_help_and_usage_exit_codes(void)
 {
 	char *out;
@@ -386,6 +421,13 @@ static void cli_help_and_usage_exit_codes(void)
 	EXPECT(RUN(&out, "restore") == CFS_EXIT_USAGE);
 	free(out);
 	EXPECT(RUN(&out, "diff", "--bogus", "x") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "why") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "why", "a", "b") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "why", "--help") == 0);
+	EXPECT(strstr(out, "usage: configfs why PATH\n"));
 	free(out);
 	EXPECT(RUN(&out, "restore", "/nonexistent/file") == CFS_EXIT_SYSTEM);
 	EXPECT(strstr(ktap_stderr(), "configfs: /nonexistent/file: No such file or directory"));
@@ -403,6 +445,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_default_root_must_be_configfs),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),
+	KTAP_CASE(sys_why_reads_the_record_xattr),
 	KTAP_CASE(cli_help_and_usage_exit_codes),
 };
 

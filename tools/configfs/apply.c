@@ -246,6 +246,8 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 		return false;
 	op->changed = false;
 	op->detail = NULL;
+	op->record = NULL;
+	fs_clear_record(a->fs);
 	switch (op->st->kind) {
 	case STMT_MKDIR:
 		ret = apply_mkdir(a, op);
@@ -268,6 +270,9 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	if (ret < 0) {
 		op->state = OP_FAILED;
 		op->err = -ret;
+		if (fs_record(a->fs))
+			op->record = arena_strdup(&a->plan->arena,
+						  fs_record(a->fs));
 		return false;
 	}
 	if (ret == APPLY_SKIPPED) {
@@ -423,15 +428,19 @@ static void apply_report(struct apply *a, const char *file)
 		fclose(mem);
 		if (len)
 			text[len - 1] = '\0';	/* the newline */
-		if (op->state == OP_FAILED)
+		if (op->state == OP_FAILED) {
 			cfs_err(st->path, "not applied (%s:%u: %s): %s",
 				file, st->line, text,
 				op->detail ? op->detail :
 				cfs_strerror(op->err));
-		else
+			if (op->record)
+				record_print(stderr, "  ", op->record,
+					     strlen(op->record));
+		} else {
 			cfs_err(st->path,
 				"not attempted (%s:%u: %s): what it needs was not created",
 				file, st->line, text);
+		}
 		free(text);
 	}
 }

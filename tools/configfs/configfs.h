@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -22,6 +23,7 @@
 #define CFS_EXIT_FAIL		1
 #define CFS_EXIT_USAGE		2
 #define CFS_EXIT_SYSTEM		3
+#define CFS_EXIT_NO_RECORDS	4	/* why: the configfs keeps none */
 
 #define CFS_DEFAULT_ROOT	"/sys/kernel/config"
 
@@ -59,6 +61,9 @@ const char *path_base(const char *path);
 bool path_is_under(const char *path, const char *top);
 size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp);
 int read_whole_file(const char *file, char **text, size_t *len);
+bool json_is_utf8(const char *s, size_t len);
+void json_string(FILE *out, const char *s, size_t len);
+void json_field(FILE *out, const char *key, const char *s, size_t len);
 
 /* fs.c */
 
@@ -97,6 +102,9 @@ struct fs_ops {
 			char **target);
 	int (*chmod)(void *priv, const char *path, mode_t mode);
 	int (*chown)(void *priv, const char *path, uid_t uid, gid_t gid);
+	/* The error record of @path (record.c); NULL: there are none. */
+	int (*error)(void *priv, const char *path, char *buf, size_t size,
+		     size_t *len);
 };
 
 struct fs {
@@ -106,6 +114,7 @@ struct fs {
 	size_t value_max;	/* longest text value: the page size */
 	bool simulate;		/* not configfs: set creates attributes */
 	unsigned long nr_changes;
+	char *record;		/* of the last write, mkdir or symlink */
 };
 
 int fs_open_sys(struct fs *fs, const char *root, bool root_given);
@@ -126,10 +135,36 @@ int fs_readlink(struct fs *fs, const char *path, struct arena *arena,
 		char **target);
 int fs_chmod(struct fs *fs, const char *path, mode_t mode);
 int fs_chown(struct fs *fs, const char *path, uid_t uid, gid_t gid);
+int fs_error_record(struct fs *fs, const char *path, char **text,
+		    size_t *len);
+const char *fs_record(struct fs *fs);
+void fs_clear_record(struct fs *fs);
 char *fs_normalize_target(struct arena *arena, const char *link_path,
 			  const char *target);
 int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
 		 char **path);
+
+/* record.c */
+
+#define CFS_RECORD_XATTR	"user.configfs.error"
+#define CFS_RECORD_MAX		65536	/* the largest xattr value */
+
+/* The first line of an error record, split; pointers into its text. */
+struct record {
+	size_t line_len;
+	char op[16];		/* write, mkdir, symlink, report */
+	const char *file;
+	size_t file_len;
+	const char *value;	/* NULL when the line has none */
+	size_t value_len;
+	int err;		/* positive; 0 when it could not be read */
+};
+
+int record_parse(const char *text, size_t len, struct record *rec);
+bool record_concerns(const char *text, size_t len, const char *op,
+		     const char *file, int err);
+void record_print(FILE *out, const char *indent, const char *text,
+		  size_t len);
 
 /* walk.c */
 
@@ -241,6 +276,7 @@ struct op {
 	enum op_state state;
 	int err;
 	const char *detail;	/* what was found instead, for messages */
+	const char *record;	/* the client's error record of the failure */
 	bool changed;		/* this run changed the tree */
 	bool has_old;		/* set: the old value, for undoing */
 	const char *old;
@@ -281,7 +317,36 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out);
 
-/* save.c, tree.c, restore.c, diff.c, rm.c */
+/* watch.c */
+
+struct wdir;
+
+/*
+ * Watches a subtree. The caller sets fs, out, json and the callbacks that
+ * add (a watch descriptor, or -errno) and remove a directory's watch;
+ * watch_start() sets the rest.
+ */
+struct watch {
+	struct fs *fs;
+	FILE *out;
+	bool json;
+	int (*add)(void *priv, const char *path);
+	void (*rm)(void *priv, int wd);
+	void *priv;
+	struct wdir **dirs;	/* by watch descriptor */
+	size_t nr_slots;
+	size_t nr_watched;
+	int top_wd;
+	bool top_gone;		/* the top was removed: nothing to watch */
+	char *buf;		/* value_max + 1 bytes */
+};
+
+int watch_start(struct watch *w, const char *path);
+void watch_event(struct watch *w, int wd, uint32_t mask, const char *name);
+void watch_stop(struct watch *w);
+int cmd_watch(int argc, char **argv);
+
+/* save.c, tree.c, restore.c, diff.c, rm.c, why.c */
 
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
 	      FILE *out);
@@ -292,5 +357,7 @@ int cmd_diff(int argc, char **argv);
 int rm_paths(struct fs *fs, char **paths, int nr_paths, bool recursive,
 	     bool verbose);
 int cmd_rm(int argc, char **argv);
+int why_path(struct fs *fs, const char *path, const char *arg, FILE *out);
+int cmd_why(int argc, char **argv);
 
 #endif /* _CONFIGFS_TOOL_H */

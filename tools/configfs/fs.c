@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "configfs.h"
@@ -333,6 +334,23 @@ static int sys_chown(void *priv, const char *path, uid_t uid, gid_t gid)
 	return lchown(full, uid, gid) ? -errno : 0;
 }
 
+static int sys_error(void *priv, const char *path, char *buf, size_t size,
+		     size_t *len)
+{
+	char full[PATH_MAX];
+	ssize_t ret;
+
+	ret = sys_full(priv, path, full);
+	if (ret)
+		return ret;
+	/* A link's own record, if any: never its target's. */
+	ret = lgetxattr(full, CFS_RECORD_XATTR, buf, size);
+	if (ret < 0)
+		return -errno;
+	*len = ret;
+	return 0;
+}
+
 static const struct fs_ops sys_fs_ops = {
 	.lstat = sys_lstat,
 	.list = sys_list,
@@ -345,6 +363,7 @@ static const struct fs_ops sys_fs_ops = {
 	.readlink = sys_readlink,
 	.chmod = sys_chmod,
 	.chown = sys_chown,
+	.error = sys_error,
 };
 
 int fs_open_sys(struct fs *fs, const char *root, bool root_given)
@@ -389,6 +408,7 @@ int fs_open_sys(struct fs *fs, const char *root, bool root_given)
 	fs->value_max = page > 0 ? page : 4096;
 	fs->simulate = sys->simulate;
 	fs->nr_changes = 0;
+	fs->record = NULL;
 	return 0;
 }
 
@@ -396,6 +416,7 @@ void fs_close(struct fs *fs)
 {
 	struct sys_fs *sys = fs->priv;
 
+	fs_clear_record(fs);
 	if (fs->ops != &sys_fs_ops)
 		return;
 	free(sys->root);
@@ -435,6 +456,89 @@ int fs_read(struct fs *fs, const char *path, char *buf, size_t size,
 }
 
 /*
+ * Reads the error record of @path into @text, NUL-terminated, to free.
+ * Returns 0, -ENODATA when there is none, -EOPNOTSUPP when the file
+ * system keeps none (stock configfs), or another -errno.
+ */
+int fs_error_record(struct fs *fs, const char *path, char **text,
+		    size_t *len)
+{
+	size_t size = 4096;
+	char *buf;
+	int ret;
+
+	if (!fs->ops->error)
+		return -EOPNOTSUPP;
+	buf = xmalloc(size + 1);
+	ret = fs->ops->error(fs->priv, path, buf, size, len);
+	if (ret == -ERANGE) {
+		size = CFS_RECORD_MAX;
+		buf = xrealloc_array(buf, size + 1, 1);
+		ret = fs->ops->error(fs->priv, path, buf, size, len);
+	}
+	while (!ret && *len && !buf[*len - 1])
+		(*len)--;
+	if (!ret && !*len)
+		ret = -ENODATA;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+/*
+ * The record of the last failed write, mkdir or symlink, when there is one
+ * that reports that very failure; NULL otherwise.
+ */
+const char *fs_record(struct fs *fs)
+{
+	return fs->record;
+}
+
+void fs_clear_record(struct fs *fs)
+{
+	free(fs->record);
+	fs->record = NULL;
+}
+
+/*
+ * After @op ("write", "mkdir", "symlink") of @path returned @ret, keeps
+ * the record that reports it: on the file for a write, on the directory
+ * it was tried in for the others. An older record, about another call,
+ * is not kept: a call refused before it reached the client (EEXIST,
+ * EACCES) leaves the last one in place.
+ */
+static int fs_failed(struct fs *fs, const char *op, const char *path,
+		     int ret)
+{
+	const char *base = path_base(path);
+	char *where;
+	char *text;
+	size_t len;
+
+	fs_clear_record(fs);
+	if (!ret)
+		return 0;
+	if (!strcmp(op, "write"))
+		where = strdup(path);
+	else
+		where = strndup(path, base > path ? base - path - 1 : 0);
+	if (!where)
+		cfs_out_of_memory();
+	if (!fs_error_record(fs, where, &text, &len)) {
+		if (record_concerns(text, len, op, base, -ret))
+			fs->record = text;
+		else
+			free(text);
+	}
+	free(where);
+	return ret;
+}
+
+/*
  * The value goes as saved, with no newline added, so that what a store()
  * keeps verbatim reads back the same. An empty value is written as one
  * newline, as echo(1) would: a store() never sees a zero-length write.
@@ -450,7 +554,7 @@ int fs_write_value(struct fs *fs, const char *path, const char *value,
 		ret = fs->ops->write(fs->priv, path, value, len);
 	if (!ret)
 		fs->nr_changes++;
-	return ret;
+	return fs_failed(fs, "write", path, ret);
 }
 
 static int fs_counted(struct fs *fs, int ret)
@@ -462,7 +566,9 @@ static int fs_counted(struct fs *fs, int ret)
 
 int fs_mkdir(struct fs *fs, const char *path)
 {
-	return fs_counted(fs, fs->ops->mkdir(fs->priv, path));
+	int ret = fs->ops->mkdir(fs->priv, path);
+
+	return fs_failed(fs, "mkdir", path, fs_counted(fs, ret));
 }
 
 int fs_rmdir(struct fs *fs, const char *path)
@@ -472,7 +578,9 @@ int fs_rmdir(struct fs *fs, const char *path)
 
 int fs_symlink(struct fs *fs, const char *target, const char *path)
 {
-	return fs_counted(fs, fs->ops->symlink(fs->priv, target, path));
+	int ret = fs->ops->symlink(fs->priv, target, path);
+
+	return fs_failed(fs, "symlink", path, fs_counted(fs, ret));
 }
 
 int fs_unlink(struct fs *fs, const char *path)

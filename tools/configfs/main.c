@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * configfs: inspect, save, restore and tear down configfs trees.
+ * configfs: inspect, save, restore, tear down and watch configfs trees.
  * The table of subcommands; each lives in the file of its name.
  */
 #include <getopt.h>
@@ -22,6 +22,8 @@ static const struct cfs_cmd cfs_cmds[] = {
 	{ "restore", cmd_restore, "recreate a tree from a saved file" },
 	{ "diff", cmd_diff, "show what restore would change" },
 	{ "rm", cmd_rm, "remove links and directories in configfs order" },
+	{ "why", cmd_why, "show why the last write, mkdir or link failed" },
+	{ "watch", cmd_watch, "print changes as they happen" },
 };
 
 static void cfs_usage(FILE *out)

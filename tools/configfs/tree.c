@@ -69,60 +69,6 @@ static void tree_print(FILE *out, const struct node *node, int depth)
 		tree_print(out, node->kids[i], depth + 1);
 }
 
-static bool json_is_utf8(const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned int cp;
-	size_t i = 0;
-
-	while (i < len) {
-		size_t n = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, len - i, &cp);
-
-		if (!n)
-			return false;
-		i += n;
-	}
-	return true;
-}
-
-static void json_string(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	fputc('"', out);
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-static void json_field(FILE *out, const char *key, const char *s,
-		       size_t len)
-{
-	size_t i;
-
-	if (json_is_utf8(s, len)) {
-		fprintf(out, ",\"%s\":", key);
-		json_string(out, s, len);
-		return;
-	}
-	fprintf(out, ",\"%s_hex\":\"", key);
-	for (i = 0; i < len; i++)
-		fprintf(out, "%02x", (unsigned char)s[i]);
-	fputc('"', out);
-}
-
 static void tree_json(FILE *out, const struct node *node, bool *first)
 {
 	static const char *const kinds[] = {

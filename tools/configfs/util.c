@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages, memory and path helpers shared by every subcommand.
+ * Messages, memory, path and JSON helpers shared by every subcommand.
  *
  * Trees, scripts and plans each live in an arena: many small objects that
  * die together, so each has one free. Running out of memory ends the
@@ -213,6 +213,65 @@ size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp)
 	    (*cp >= 0xd800 && *cp <= 0xdfff) || *cp > 0x10ffff)
 		return 0;
 	return n;
+}
+
+/* Is @s (@len bytes) well-formed UTF-8? */
+bool json_is_utf8(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned int cp;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, len - i, &cp);
+
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+/* @s as a JSON string: quotes, backslashes and control bytes escaped. */
+void json_string(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/*
+ * ,"KEY":"VALUE", or ,"KEY_hex":"HEX" when @s is not UTF-8 (JSON strings
+ * hold text only).
+ */
+void json_field(FILE *out, const char *key, const char *s, size_t len)
+{
+	size_t i;
+
+	if (json_is_utf8(s, len)) {
+		fprintf(out, ",\"%s\":", key);
+		json_string(out, s, len);
+		return;
+	}
+	fprintf(out, ",\"%s_hex\":\"", key);
+	for (i = 0; i < len; i++)
+		fprintf(out, "%02x", (unsigned char)s[i]);
+	fputc('"', out);
 }
 
 /* Reads @file ("-" is standard input) into a NUL-terminated buffer. */
