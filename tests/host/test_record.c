@@ -237,7 +237,7 @@ static void restore_is_silent_where_no_records_are_kept(void)
 	EXPECT(fake_restore_text(&f, "set items/i/rw maybe\n") == 1);
 	EXPECT(strstr(ktap_stderr(), "): Invalid argument\n"));
 	EXPECT(!strstr(ktap_stderr(), "  "));
-	EXPECT(!strstr(ktap_stderr(), "upported"));
+	EXPECT(!strstr(ktap_stderr(), "not supported"));
 	fake_free(&f);
 }
 
