@@ -22,34 +22,26 @@ set -eu
 . ./diff_lib.sh
 . ./clients/nvmet.sh
 
-# docs/differences.md row 21: what nvmet printed while refusing FILE's
-# VALUE comes back to the user in the record. Port 2 and namespace 2 are
-# made for it and removed.
-nvmet_reason() {
-	! put "$1" "$2" 2>/dev/null &&
-	conf_sys getxattr "$1" user.configfs.error > /tmp/nvmet_rec &&
-	sed 's/^/# record: /' /tmp/nvmet_rec &&
-	grep -q "^log: $3" /tmp/nvmet_rec
-}
-
+# docs/differences.md row 21: what nvmet printed while refusing a value
+# comes back to the user in the record. Port 2 and namespace 2 are made for
+# it and removed.
 nvmet_reasons() {
 	nr_ns=$N/subsystems/$NVMET_NQN/namespaces/2
 	mkdir $N/ports/2 $nr_ns || return 1
 	nr_ok=0
-	nvmet_reason $N/ports/2/addr_adrfam bogus \
+	refused_with_log $N/ports/2/addr_adrfam bogus \
 		"nvmet: Invalid value 'bogus$" &&
-	nvmet_reason $N/ports/2/addr_trtype bogus \
+	refused_with_log $N/ports/2/addr_trtype bogus \
 		"nvmet: Invalid value 'bogus$" &&
 	put $nr_ns/device_path /nonexistent &&
-	nvmet_reason $nr_ns/enable 1 "nvmet: failed to open .*/nonexistent" ||
+	refused_with_log $nr_ns/enable 1 "nvmet: failed to open .*/nonexistent" ||
 		nr_ok=1
 	rmdir $N/ports/2 $nr_ns && return $nr_ok
 }
 
 nvmet_no_reasons() {
 	mkdir $N/ports/2 &&
-	! put $N/ports/2/addr_adrfam bogus 2>/dev/null &&
-	sys_is EOPNOTSUPP getxattr $N/ports/2/addr_adrfam user.configfs.error &&
+	no_record $N/ports/2/addr_adrfam bogus &&
 	rmdir $N/ports/2
 }
 

@@ -13,6 +13,13 @@
 #   not_on_stock NAME WHY CMD...
 #       ours: check NAME CMD. Stock: CMD is not run (it would WARN, BUG
 #       or leak); "ok N NAME # SKIP expected to differ on stock: WHY".
+#   refused_with_log FILE VALUE PATTERN
+#       (row 21) writing VALUE to FILE fails, and the error record
+#       (user.configfs.error) has a "log:" line matching PATTERN: what the
+#       unmodified client printed while refusing comes back to the user.
+#   no_record FILE VALUE
+#       the stock side of it: the write fails and the record's name is
+#       not supported (EOPNOTSUPP).
 
 differs() {
 	if ! on_stock; then
@@ -54,4 +61,16 @@ agrees() {
 	else
 		echo "ok $ktap_n $ag_name"
 	fi
+}
+
+refused_with_log() {
+	! put "$1" "$2" 2>/dev/null &&
+	conf_sys getxattr "$1" user.configfs.error > /tmp/refused_rec &&
+	sed 's/^/# record: /' /tmp/refused_rec &&
+	grep -q "^log: $3" /tmp/refused_rec
+}
+
+no_record() {
+	! put "$1" "$2" 2>/dev/null &&
+	sys_is EOPNOTSUPP getxattr "$1" user.configfs.error
 }
