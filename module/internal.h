@@ -142,7 +142,7 @@ struct cng_meta {
  * @in_link: a symlink's entry in its target's @incoming; tree mutex
  * @body: a symlink's text, as readlink returns it; constant
  * @error: the last failure on the item (report.c); replaced with xchg(),
- *	   read under RCU
+ *	   read under RCU; the only field read without the tree mutex
  *
  * Allocated under cng_tree_mutex the first time one of these is needed
  * (chmod or touch, a symlink to or from the node, a dependency), and
@@ -210,7 +210,10 @@ struct cng_node_ext {
  *	  name is sure to exist. Constant, but config_item_set_name() on an
  *	  item in the tree first gives the node a copy
  *	  (cng_node_unshare_name())
- * @ext: the rarely used part, or NULL; set once, under the tree mutex
+ * @ext: the rarely used part, or NULL; set once, under the tree mutex,
+ *	  and published with a release store: a reader without the mutex
+ *	  (the error record, report.c) loads it with smp_load_acquire() and
+ *	  touches only its @error there
  * @rcu: for freeing, after the last reference
  * @dep_map: lockdep's view of the active references; empty without
  *	     CONFIG_LOCKDEP
@@ -513,6 +516,8 @@ void cng_mount_exit(void);
  * @value: what the user gave (bytes written, link target), or NULL
  * @value_len: bytes of @value
  * @capture: the capture slot, or NULL; report.c's
+ * @since: the last record's number when the call began: a success
+ *	   clears only a record older than the call; report.c's
  */
 struct cng_call {
 	struct cng_node		*node;
@@ -522,6 +527,7 @@ struct cng_call {
 	const char		*value;
 	size_t			value_len;
 	struct cng_capture	*capture;
+	u64			since;
 };
 
 extern const struct xattr_handler *cng_xattr_handlers[];

@@ -697,7 +697,8 @@ struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp)
 	ext->node = node;
 	INIT_LIST_HEAD(&ext->incoming);
 	INIT_LIST_HEAD(&ext->in_link);
-	node->ext = ext;
+	/* report.c reads it without the mutex: initialised before seen. */
+	smp_store_release(&node->ext, ext);
 	return ext;
 }
 

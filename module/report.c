@@ -51,6 +51,7 @@
  * @call: the call
  * @reason: what the client said, kmalloc'd, or NULL
  * @reason_len: bytes in @reason
+ * @reason_lost: a reason could not be kept (out of memory)
  * @log_len: bytes in @log
  * @log: the lines the owner printed, each ending in a newline
  */
@@ -59,6 +60,7 @@ struct cng_capture {
 	struct cng_call		*call;
 	char			*reason;
 	unsigned int		reason_len;
+	bool			reason_lost;
 	unsigned int		log_len;
 	char			log[CNG_CAPTURE_SIZE];
 };
@@ -68,9 +70,16 @@ static struct cng_capture cng_captures[CNG_CAPTURES];
 static atomic_t cng_captures_used = ATOMIC_INIT(0);
 static struct tracepoint *cng_console_tp;
 
+/* Records made so far: a record's number orders it against calls. */
+static atomic64_t cng_errors_made = ATOMIC64_INIT(0);
+
+/* What the record says for a reason that was given but not kept. */
+static const char cng_reason_lost[] = "(not kept: out of memory)";
+
 /**
  * struct cng_error - the last failure on an item
  * @rcu: for freeing after readers
+ * @seq: its number, from cng_errors_made
  * @file_len: length of the file's name, which is stored at @text + @file
  * @file: offset of the file's name in @text
  * @len: bytes of @text, without its NUL
@@ -81,6 +90,7 @@ static struct tracepoint *cng_console_tp;
  */
 struct cng_error {
 	struct rcu_head	rcu;
+	u64		seq;
 	unsigned int	file_len;
 	unsigned int	file;
 	unsigned int	len;
@@ -140,6 +150,7 @@ void cng_call_begin(struct cng_call *call)
 	unsigned int i, start = hash_ptr(current, ilog2(CNG_CAPTURES));
 
 	call->capture = NULL;
+	call->since = atomic64_read(&cng_errors_made);
 	for (i = 0; i < CNG_CAPTURES; i++) {
 		struct cng_capture *cap;
 
@@ -149,6 +160,7 @@ void cng_call_begin(struct cng_call *call)
 		cap->call = call;
 		cap->reason = NULL;
 		cap->reason_len = 0;
+		cap->reason_lost = false;
 		cap->log_len = 0;
 		call->capture = cap;
 		atomic_inc(&cng_captures_used);
@@ -179,6 +191,23 @@ static void cng_quote(char *out, size_t size, const char *value, size_t len)
 	out[min_t(size_t, w, size - 1)] = 0;
 }
 
+/* How many lines cng_append_lines() makes of @text. */
+static size_t cng_lines(const char *text, size_t len)
+{
+	size_t lines = 0;
+	const char *nl;
+
+	while (len) {
+		nl = memchr(text, '\n', len);
+		lines++;
+		if (!nl)
+			break;
+		len -= nl + 1 - text;
+		text = nl + 1;
+	}
+	return lines;
+}
+
 /* Every line of @text prefixed with @tag, into @out (from kmalloc). */
 static size_t cng_append_lines(char *out, size_t pos, const char *tag,
 			       const char *text, size_t len)
@@ -198,6 +227,7 @@ static size_t cng_append_lines(char *out, size_t pos, const char *tag,
 static struct cng_error *cng_error_build(struct cng_call *call, int err,
 					 const char *reason,
 					 unsigned int reason_len,
+					 bool reason_lost,
 					 const char *log, unsigned int log_len)
 {
 	char value[4 * CNG_VALUE_MAX + 8];
@@ -213,10 +243,11 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 			  call->value_len);
 		strcat(value, "'");
 	}
-	/* Each line of reason and log gains at most a tag and a newline. */
+	/* The first line, then each line of reason and log with its tag. */
 	size = 96 + 2 * file_len + strlen(value) +
-	       reason_len + 10 * (reason_len / 2 + 1) +
-	       log_len + 7 * (log_len / 2 + 1);
+	       reason_len + cng_lines(reason, reason_len) * sizeof("reason: ") +
+	       sizeof("reason: ") + sizeof(cng_reason_lost) +
+	       log_len + cng_lines(log, log_len) * sizeof("log: ");
 	error = kmalloc(struct_size(error, text, size), GFP_KERNEL);
 	if (!error)
 		return NULL;
@@ -232,23 +263,32 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 		pos += sprintf(error->text + pos, ": %pe", ERR_PTR(err));
 	error->text[pos++] = '\n';
 	pos = cng_append_lines(error->text, pos, "reason", reason, reason_len);
+	if (reason_lost)
+		pos += sprintf(error->text + pos, "reason: %s\n",
+			       cng_reason_lost);
 	pos = cng_append_lines(error->text, pos, "log", log, log_len);
 	error->len = pos;
 	error->file = pos + 1;
 	error->file_len = file_len;
 	memcpy(error->text + error->file, call->file, file_len + 1);
+	error->seq = atomic64_inc_return(&cng_errors_made);
 	return error;
 }
 
-/* Replaces the node's record with @error (NULL: clears it). */
+/* The node's extension, or NULL, read without the tree mutex. */
+static struct cng_node_ext *cng_node_ext_peek(struct cng_node *node)
+{
+	/* Pairs with the release in cng_node_ext_locked(): set up in full. */
+	return smp_load_acquire(&node->ext);
+}
+
+/* Makes @error the node's record, in place of any older one. */
 static void cng_error_set(struct cng_node *node, struct cng_error *error)
 {
-	struct cng_node_ext *ext = READ_ONCE(node->ext);
+	struct cng_node_ext *ext = cng_node_ext_peek(node);
 	struct cng_error *old;
 
 	if (!ext) {
-		if (!error)
-			return;
 		mutex_lock(&cng_tree_mutex);
 		ext = cng_node_ext_locked(node, GFP_KERNEL);
 		mutex_unlock(&cng_tree_mutex);
@@ -257,9 +297,30 @@ static void cng_error_set(struct cng_node *node, struct cng_error *error)
 			return;
 		}
 	}
-	if (!error && !READ_ONCE(ext->error))
-		return;
 	old = unrcu_pointer(xchg(&ext->error, RCU_INITIALIZER(error)));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/*
+ * Clears the node's record if it is not newer than @since: a record made
+ * while a call ran (a reason the client gave from elsewhere meanwhile)
+ * is not undone by that call's success.
+ */
+static void cng_error_clear(struct cng_node *node, u64 since)
+{
+	struct cng_node_ext *ext = cng_node_ext_peek(node);
+	struct cng_error *old;
+
+	if (!ext || !rcu_access_pointer(ext->error))
+		return;
+	rcu_read_lock();
+	old = rcu_dereference(ext->error);
+	if (old && (old->seq > since ||
+		    unrcu_pointer(cmpxchg(&ext->error, RCU_INITIALIZER(old),
+					  NULL)) != old))
+		old = NULL;
+	rcu_read_unlock();
 	if (old)
 		kfree_rcu(old, rcu);
 }
@@ -312,8 +373,10 @@ static void cng_call_log(struct cng_call *call, int err)
  * @err: its result: a negative errno fails it, anything else is success
  *
  * A failure replaces the record of @call's node, unless the node is gone
- * (the record would be read by nobody), and is logged; a success clears
- * the record.
+ * (the record would be read by nobody), and is logged; a success, or a
+ * failure whose record cannot be allocated, clears the record, unless
+ * the record was made while the call ran. A reason the client could not
+ * keep for lack of memory shows as such.
  *
  * Context: process; sleeps; takes cng_tree_mutex. The caller holds a
  * reference on @call->node.
@@ -323,6 +386,7 @@ void cng_call_end(struct cng_call *call, int err)
 	unsigned int reason_len = 0, log_len = 0;
 	struct cng_capture *cap = call->capture;
 	struct cng_error *error = NULL;
+	bool reason_lost = false;
 	const char *log = NULL;
 	char *reason = NULL;
 
@@ -332,18 +396,20 @@ void cng_call_end(struct cng_call *call, int err)
 		reason = cap->reason;
 		/* Counted with a NUL, for the next reason's newline. */
 		reason_len = cap->reason_len ? cap->reason_len - 1 : 0;
+		reason_lost = cap->reason_lost;
 		log = cap->log;
 		log_len = cap->log_len;
 	}
 	if (err < 0 && !cng_node_gone(call->node))
-		error = cng_error_build(call, err, reason, reason_len, log,
-					log_len);
+		error = cng_error_build(call, err, reason, reason_len,
+					reason_lost, log, log_len);
 	if (cap)
 		cng_capture_release(cap);
 	kfree(reason);
-	if (err >= 0) {
-		cng_error_set(call->node, NULL);
-	} else if (error) {
+	/* Out of memory for the record: no older one stays beside it. */
+	if (err >= 0 || !error) {
+		cng_error_clear(call->node, call->since);
+	} else {
 		cng_error_set(call->node, error);
 		cng_call_log(call, err);
 	}
@@ -367,8 +433,10 @@ static __printf(2, 0) int cng_capture_reason(struct cng_capture *cap, const char
 	/* Any context: a client may report under its spinlock. */
 	reason = krealloc(cap->reason, cap->reason_len + len,
 			  GFP_ATOMIC | __GFP_NOWARN);
-	if (!reason)
+	if (!reason) {
+		cap->reason_lost = true;
 		return -ENOMEM;
+	}
 	cap->reason = reason;
 	if (cap->reason_len)
 		reason[cap->reason_len - 1] = '\n';
@@ -396,7 +464,8 @@ static __printf(2, 0) int cng_capture_reason(struct cng_capture *cap, const char
  * setting does not work).
  *
  * Context: inside such a callback, any context, even atomic: then the
- * reason is lost only when memory runs out. Elsewhere, process context
+ * reason is lost only when memory runs out, and the record then says
+ * that a reason was not kept. Elsewhere, process context
  * that may sleep.
  * Return: 0; -ENOMEM if the reason was lost; -EWOULDBLOCK when called
  * outside a callback from a context that cannot sleep; -ENOENT when
@@ -442,7 +511,7 @@ int cfgng_report(struct config_item *item, const char *fmt, ...)
 
 		call.file = config_item_name(item) ?: "";
 		error = cng_error_build(&call, 0, reason, strlen(reason),
-					NULL, 0);
+					false, NULL, 0);
 		ret = -ENOMEM;
 		if (error) {
 			cng_error_set(call.node, error);
@@ -478,7 +547,7 @@ static int cng_xattr_error_get(const struct xattr_handler *handler,
 	}
 
 	rcu_read_lock();
-	ext = READ_ONCE(node->ext);
+	ext = cng_node_ext_peek(node);
 	error = ext ? rcu_dereference(ext->error) : NULL;
 	if (!error || (file && strcmp(file, error->text + error->file)))
 		goto out_unlock;

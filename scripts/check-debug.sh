@@ -59,10 +59,11 @@ eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 
 # Our module and samples, built against the debug tree in copies of their
-# directories, so the Debian-kernel build in place is left alone.
+# directories (and of include/, which both use), so the Debian-kernel
+# build in place is left alone.
 build_against_debug() {
 	local d
-	for d in module samples; do
+	for d in module samples include; do
 		rm -rf "${dbuild:?}/$d"
 		cp -a "$TOP/$d" "$dbuild/$d"
 		find "$dbuild/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \

@@ -15,48 +15,20 @@
  * absorbed. At the end a plain retry must succeed. The runner scans
  * kmemleak after the test.
  *
- * failslab and fail_page_alloc are set to fail GFP_KERNEL allocations too
- * (ignore-gfp-wait N) and to print nothing (verbose 0): their report holds
- * a stack dump with "Call Trace:", which the runner takes for a bug.
+ * fault_lib.h sets failslab and fail_page_alloc to fail GFP_KERNEL
+ * allocations too and to print nothing.
  *
  * Exits 4 (skip) on a kernel without fail-nth (Debian's).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <sys/mount.h>
-#include "conf_ktap.h"
+#include "fault_lib.h"
 
-#define DBG		"/sys/kernel/debug"
 #define MNT2		"/tmp/cfs2"
 #define SNAP_MAX	(256 * 1024)
 #define MAX_N		2000
 
-static int nth_fd = -1;
 static int round_no;		/* the n of the running call */
-
-/* Arms the n-th fault point of this task. */
-static void arm(int n)
-{
-	char buf[16];
-	int len = snprintf(buf, sizeof(buf), "%d", n);
-
-	if (pwrite(nth_fd, buf, len, 0) != len)
-		say("arming fail-nth %d: %s", n, ename(errno));
-}
-
-/* Disarms; returns what was left of the count (0: a fault was injected). */
-static int disarm(void)
-{
-	char buf[16] = "";
-	int left;
-
-	if (pread(nth_fd, buf, sizeof(buf) - 1, 0) < 0)
-		return -1;
-	left = atoi(buf);
-	if (pwrite(nth_fd, "0", 1, 0) != 1)
-		say("disarming fail-nth: %s", ename(errno));
-	return left;
-}
 
 /* Appends a line to a snapshot. */
 static void snap_add(char *snap, const char *fmt, ...)
@@ -585,10 +557,10 @@ static bool campaign(const struct op *op)
 	}
 	for (n = 1; n <= MAX_N; n++) {
 		snapshot_start(op, before);
-		arm(n);
+		fault_arm(n);
 		round_no = n;
 		ret = op->call();
-		left = disarm();
+		left = fault_disarm();
 		if (left != 0) {
 			if (ret < 0) {
 				say("%s: the call fails with no injection: %s",
@@ -684,33 +656,20 @@ static bool campaign(const struct op *op)
 	return clean;
 }
 
-static int set(const char *path, const char *val)
-{
-	int ret = put(path, val);
-
-	if (ret < 0)
-		say("%s: %s", path, ename(-ret));
-	return ret;
-}
-
 int main(void)
 {
 	char name[128];
 	unsigned int i;
+	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-	if (nth_fd < 0) {
+	ret = fault_setup();
+	if (ret > 0) {
 		printf("KTAP version 1\n1..0 # SKIP %s\n",
 		       "no /proc/thread-self/fail-nth: no fault injection");
 		return 4;
 	}
-	if (access(DBG "/failslab", F_OK))
-		mount("none", DBG, "debugfs", 0, NULL);
-	if (set(DBG "/failslab/ignore-gfp-wait", "N") ||
-	    set(DBG "/failslab/verbose", "0") ||
-	    set(DBG "/fail_page_alloc/ignore-gfp-wait", "N") ||
-	    set(DBG "/fail_page_alloc/verbose", "0"))
+	if (ret < 0)
 		return 1;
 	if (cng_load())
 		return 1;
@@ -732,8 +691,7 @@ int main(void)
 			ktap_failed++;
 	}
 
-	set(DBG "/failslab/ignore-gfp-wait", "Y");
-	set(DBG "/fail_page_alloc/ignore-gfp-wait", "Y");
+	fault_end();
 	if (access(T, F_OK))
 		mount("none", CFS, "configfs", 0, NULL);
 	sh("rmmod cng_test");
