@@ -75,7 +75,8 @@ static int cng_attr_fill_read(struct cng_buffer *buffer, struct file *file)
 
 	if (!cng_node_get_active(buffer->node))
 		return -ENODEV;
-	buffer->event = cng_poll_event(file);
+	/* poll() reads it without the buffer's mutex. */
+	WRITE_ONCE(buffer->event, cng_poll_event(file));
 	count = buffer->attr->show(buffer->node->item, buffer->page);
 	cng_node_put_active(buffer->node);
 
