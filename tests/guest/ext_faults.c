@@ -48,8 +48,10 @@ struct ext_op {
 	int (*call)(void);
 	int refused;		/* the errno a plain call fails with; 0: none */
 	const char *record;	/* the file whose record is checked */
-	/* printf formats of round_no: in the record's first line, and the
-	 * reason line a refusal by the client adds */
+	/*
+	 * printf formats of round_no: in the record's first line, and the
+	 * reason line a refusal by the client adds
+	 */
 	const char *token;
 	const char *want;
 };
@@ -83,7 +85,7 @@ static int atomic_reason(void)
 	return put(ITEM "/trap", "atomic\n");
 }
 
-static int tick(void)
+static int add_one(void)
 {
 	return put(ITEM "/tick", "1\n");
 }
@@ -115,7 +117,7 @@ static const struct ext_op ops[] = {
 	},
 	{
 		.name = "notify",
-		.call = tick,
+		.call = add_one,
 	},
 };
 
@@ -195,11 +197,11 @@ static int record_state(const struct ext_op *op, int err, bool injected)
 static bool modify_told(int ifd)
 {
 	struct pollfd pfd = { .fd = ifd, .events = POLLIN };
-	char buf[4096] __attribute__((aligned(8)));
+	struct inotify_event events[64];
 
 	if (poll(&pfd, 1, 3000) != 1)
 		return false;
-	return read(ifd, buf, sizeof(buf)) > 0;
+	return read(ifd, events, sizeof(events)) > 0;
 }
 
 /* Tallies of one operation's campaign. */
