@@ -205,6 +205,42 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	rm_root();
 }
 
+static mode_t mode_of(const char *rel)
+{
+	struct stat sb;
+
+	return lstat(at(rel), &sb) ? (mode_t)-1 : sb.st_mode & 07777;
+}
+
+/* Saved trees hold secrets: -o must not widen who can read them. */
+static void sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner(void)
+{
+	mode_t umask_was = umask(0);
+	struct stat sb;
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../new.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../new.save") == 0600);
+	put("../old.save", 0640, "", 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../old.save") == 0640);
+	if (!geteuid()) {
+		EXPECT(chown(at("../old.save"), 1234, 5678) == 0);
+		EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+		free(out);
+		EXPECT(!stat(at("../old.save"), &sb) && sb.st_uid == 1234 &&
+		       sb.st_gid == 5678 && (sb.st_mode & 07777) == 0640);
+	}
+	umask(umask_was);
+	unlink(at("../new.save"));
+	unlink(at("../old.save"));
+	rm_root();
+}
+
 static void sys_save_and_tree_use_a_path_under_the_root(void)
 {
 	char *out;
@@ -436,6 +472,7 @@ static void cli_help_and_usage_exit_codes(void)
 
 const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
+	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),

@@ -206,14 +206,60 @@ static void save_usage(FILE *out)
 	      out);
 }
 
+/*
+ * A saved tree holds secrets (nvmet's dhchap_key, LIO's auth/password), so
+ * the file restore reads must not become readable by more users than
+ * before: a new file stays 0600 as mkstemp(3) made it, whatever the umask;
+ * one that replaces an existing file takes that file's owner and mode, as
+ * rtslib and nvmetcli do. The owner goes first: chown(2) clears the set-id
+ * bits that chmod(2) then puts back.
+ */
+static int save_keep_owner_and_mode(int fd, const char *file,
+				    const struct stat *old)
+{
+	struct stat now;
+
+	if (fstat(fd, &now))
+		return -errno;
+	if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
+	    fchown(fd, old->st_uid, old->st_gid)) {
+		int err = errno;
+
+		cfs_err(file, "cannot keep its owner %lu:%lu: %s",
+			(unsigned long)old->st_uid, (unsigned long)old->st_gid,
+			cfs_strerror(err));
+		return -err;
+	}
+	if (fchmod(fd, old->st_mode & 07777)) {
+		int err = errno;
+
+		cfs_err(file, "cannot keep its mode %04o: %s",
+			(unsigned int)(old->st_mode & 07777),
+			cfs_strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
 static int save_to_file(struct fs *fs, const char *path,
 			const struct script *keep, const char *file)
 {
 	char *tmp = xmalloc(strlen(file) + 16);
+	struct stat old;
+	bool replacing;
 	FILE *out;
 	int ret;
 	int fd;
 
+	if (!lstat(file, &old)) {
+		replacing = true;
+	} else if (errno == ENOENT) {
+		replacing = false;
+	} else {
+		cfs_err(file, "%s", cfs_strerror(errno));
+		free(tmp);
+		return CFS_EXIT_SYSTEM;
+	}
 	sprintf(tmp, "%s.XXXXXX", file);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -221,7 +267,11 @@ static int save_to_file(struct fs *fs, const char *path,
 		free(tmp);
 		return CFS_EXIT_SYSTEM;
 	}
-	fchmod(fd, 0644);
+	if (replacing && save_keep_owner_and_mode(fd, file, &old)) {
+		close(fd);
+		ret = CFS_EXIT_SYSTEM;
+		goto out_unlink;
+	}
 	out = fdopen(fd, "w");
 	if (!out) {
 		cfs_err(file, "%s", cfs_strerror(errno));
