@@ -241,6 +241,45 @@ static void sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner(void)
 	rm_root();
 }
 
+/*
+ * rename(2) over a link or a device node replaced the node itself: refuse
+ * both, leave them as they were, and take "-" as standard output.
+ */
+static void sys_save_o_refuses_a_link_or_a_non_regular_file(void)
+{
+	struct stat sb;
+	char *out;
+	char *text;
+
+	mk_root();
+	build();
+	put("../real.save", 0600, "old\n", 4);
+	EXPECT(symlink(at("../real.save"), at("../link.save")) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../link.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "link.save: a symbolic link"));
+	EXPECT(!lstat(at("../link.save"), &sb) && S_ISLNK(sb.st_mode));
+	text = get("../real.save");
+	EXPECT_STR(text, "old\n");
+	free(text);
+	EXPECT(mkfifo(at("../fifo.save"), 0600) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../fifo.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "fifo.save: not a regular file"));
+	EXPECT(!lstat(at("../fifo.save"), &sb) && S_ISFIFO(sb.st_mode));
+	EXPECT(RUN(&out, "save", "-o", "-", "nvmet/ports") == 0);
+	EXPECT(strstr(out, "set nvmet/ports/1/addr_trtype tcp\n"));
+	free(out);
+	EXPECT(access("-", F_OK) && errno == ENOENT);
+	unlink("-");
+	unlink(at("../real.save"));
+	unlink(at("../link.save"));
+	unlink(at("../fifo.save"));
+	rm_root();
+}
+
 static void sys_save_and_tree_use_a_path_under_the_root(void)
 {
 	char *out;
@@ -473,6 +512,7 @@ static void cli_help_and_usage_exit_codes(void)
 const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
 	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
+	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),
