@@ -280,6 +280,41 @@ static void sys_save_o_refuses_a_link_or_a_non_regular_file(void)
 	rm_root();
 }
 
+/*
+ * "rm -r ." removed every subsystem's tree without a word. The root goes
+ * only with --all, and a relative path is from the current directory when
+ * that is in the tree.
+ */
+static void sys_rm_refuses_the_root_without_all(void)
+{
+	int cwd = open(".", O_RDONLY | O_DIRECTORY);
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "rm", "-r", ".") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), ".: the configfs root: every subsystem's"));
+	EXPECT(RUN(&out, "rm", "-r", "") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "rm", "-r", root) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
+	EXPECT(chdir(at("nvmet/ports")) == 0);
+	EXPECT(RUN(&out, "rm", "-r", "1") == 0);
+	free(out);
+	EXPECT(access(at("nvmet/ports/1"), F_OK) && errno == ENOENT);
+	EXPECT(!access(at("nvmet/subsystems"), F_OK));
+	EXPECT(fchdir(cwd) == 0);
+	EXPECT(RUN(&out, "rm", "--all", "nvmet") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "rm", "--all") == 0);
+	free(out);
+	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
+	close(cwd);
+	rm_root();
+}
+
 static void sys_save_and_tree_use_a_path_under_the_root(void)
 {
 	char *out;
@@ -513,6 +548,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
 	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
 	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
+	KTAP_CASE(sys_rm_refuses_the_root_without_all),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),

@@ -652,14 +652,38 @@ char *fs_normalize_target(struct arena *arena, const char *link_path,
 }
 
 /*
- * Turns a command-line PATH into a path relative to the root: it may be
- * relative to the root already, or absolute and under the root.
+ * The current directory relative to the root, when it is inside the tree;
+ * NULL otherwise. getcwd(3) gives the path with links resolved, as the
+ * root is.
+ */
+static char *fs_cwd_in_tree(struct fs *fs, struct arena *arena)
+{
+	size_t root_len = strlen(fs->root);
+	char *cwd = getcwd(NULL, 0);
+	char *rel = NULL;
+
+	if (!cwd)
+		return NULL;
+	if (!strncmp(cwd, fs->root, root_len) &&
+	    (cwd[root_len] == '/' || cwd[root_len] == '\0'))
+		rel = arena_strdup(arena, cwd + root_len +
+				   (cwd[root_len] == '/'));
+	free(cwd);
+	return rel;
+}
+
+/*
+ * Turns a command-line PATH into a path relative to the root: absolute and
+ * under the root, or relative. A relative PATH is taken from the current
+ * directory when that is inside the tree, as in a shell there ("cd
+ * nvmet/ports; configfs rm -r 1"), and from the root otherwise.
  */
 int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
 		 char **path)
 {
 	const char *rel = arg;
 	size_t root_len = strlen(fs->root);
+	char *cwd;
 	char *norm;
 
 	if (arg[0] == '/') {
@@ -670,6 +694,10 @@ int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
 			return -EINVAL;
 		}
 		rel = arg + root_len;
+	} else {
+		cwd = fs_cwd_in_tree(fs, arena);
+		if (cwd && cwd[0])
+			rel = arena_printf(arena, "%s/%s", cwd, arg);
 	}
 	if (strstr(rel, "..")) {
 		const char *p;
