@@ -3,6 +3,7 @@
  * The system-call backend and the commands, on an ordinary directory
  * standing in for configfs (--root), as the tool itself runs them.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -315,6 +316,48 @@ static void sys_rm_refuses_the_root_without_all(void)
 	rm_root();
 }
 
+/*
+ * On a stand-in root a link may point anywhere: restore walked through
+ * one in the middle of a path and wrote outside ("set a/out/pwned").
+ *
+ *   ROOT/a/out -> OUTSIDE (a directory elsewhere, mode 0755)
+ */
+static void sys_restore_never_follows_a_link_out_of_the_root(void)
+{
+	static const char text[] = "mkdir a\n"
+				   "set a/out/pwned x\n"
+				   "mkdir a/out/d\n"
+				   "link a/out/l a\n"
+				   "chmod a/out 0700\n"
+				   "chown a/out/pwned 1:1\n";
+	char outside[] = "/tmp/cfs-outside-XXXXXX";
+	struct stat sb;
+	char *out;
+	DIR *dir;
+	int nr = 0;
+
+	mk_root();
+	EXPECT(mkdtemp(outside) && chmod(outside, 0755) == 0);
+	mkdir(at("a"), 0755);
+	EXPECT(symlink(outside, at("a/out")) == 0);
+	put("../out.save", 0644, text, strlen(text));
+	EXPECT(RUN(&out, "restore", (char *)at("../out.save")) ==
+	       CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "5 of 6 statements not applied"));
+	dir = opendir(outside);
+	while (dir && readdir(dir))
+		nr++;
+	EXPECT(dir && nr == 2);
+	if (dir)
+		closedir(dir);
+	EXPECT(!stat(outside, &sb) && (sb.st_mode & 07777) == 0755);
+	EXPECT(!lstat(at("a/out"), &sb) && S_ISLNK(sb.st_mode));
+	unlink(at("../out.save"));
+	rmdir(outside);
+	rm_root();
+}
+
 static void sys_save_and_tree_use_a_path_under_the_root(void)
 {
 	char *out;
@@ -549,6 +592,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
 	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
 	KTAP_CASE(sys_rm_refuses_the_root_without_all),
+	KTAP_CASE(sys_restore_never_follows_a_link_out_of_the_root),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),
