@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "configfs.h"
 #include "ktap.h"
@@ -180,6 +181,64 @@ static void parse_reports_every_bad_line_with_its_number(void)
 	script_free(&s);
 }
 
+/* A file of @head, then @nr copies of @body; its name, to unlink and free. */
+static char *write_file(const char *head, const char *body, size_t len,
+			size_t nr)
+{
+	char *name = strdup(access("/dev/shm", W_OK) ? "/tmp/cfs-fmt-XXXXXX" :
+			    "/dev/shm/cfs-fmt-XXXXXX");
+	int fd = mkstemp(name);
+	size_t i;
+
+	if (fd < 0 ||
+	    __real_write(fd, head, strlen(head)) != (ssize_t)strlen(head))
+		abort();
+	for (i = 0; i < nr; i++)
+		if (__real_write(fd, body, len) != (ssize_t)len)
+			abort();
+	close(fd);
+	return name;
+}
+
+/*
+ * "restore /dev/zero" read until memory ran out: a line or a file larger
+ * than any save writes is refused as soon as it is seen, with its name and
+ * line.
+ */
+static void load_refuses_an_endless_line_or_an_oversized_file(void)
+{
+	enum { MIB = 1 << 20 };
+	char *chunk = malloc(MIB);
+	struct script s = { 0 };
+	char object[128];
+	char *name;
+
+	EXPECT(format_load(&s, "/dev/zero") == 1);
+	EXPECT(strstr(ktap_stderr(), "/dev/zero:1: line longer than 1048576 bytes"));
+	script_free(&s);
+
+	memset(chunk, 'x', MIB);
+	name = write_file("mkdir a\n", chunk, MIB, 2);
+	EXPECT(format_load(&s, name) == 1);
+	snprintf(object, sizeof(object), "%s:2: line longer than", name);
+	EXPECT(strstr(ktap_stderr(), object));
+	EXPECT(s.nr_stmts == 0);
+	script_free(&s);
+	unlink(name);
+	free(name);
+
+	for (size_t i = 0; i < MIB; i += 2)
+		memcpy(chunk + i, "#\n", 2);
+	name = write_file("", chunk, MIB, 65);
+	EXPECT(format_load(&s, name) == 1);
+	snprintf(object, sizeof(object), "%s: larger than 64 MiB", name);
+	EXPECT(strstr(ktap_stderr(), object));
+	script_free(&s);
+	unlink(name);
+	free(name);
+	free(chunk);
+}
+
 static void print_leaves_plain_words_bare(void)
 {
 	char *t = print_token("nqn.2014-08.org:x=1,y", 21);
@@ -268,6 +327,7 @@ const struct ktap_case format_cases[] = {
 	KTAP_CASE(parse_rejects_text_after_closing_quote),
 	KTAP_CASE(parse_rejects_control_characters),
 	KTAP_CASE(parse_reports_every_bad_line_with_its_number),
+	KTAP_CASE(load_refuses_an_endless_line_or_an_oversized_file),
 	KTAP_CASE(print_leaves_plain_words_bare),
 	KTAP_CASE(print_quotes_awkward_values),
 	KTAP_CASE(print_then_parse_round_trips_every_byte),

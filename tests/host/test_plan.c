@@ -97,6 +97,43 @@ static void plan_survives_links_in_a_cycle(void)
 	free(o);
 }
 
+/*
+ * d0/next -> d1, d1/next -> d2, ...: each link waits for those under its
+ * target, and a crafted file made the planner recurse once per link.
+ */
+static void plan_takes_a_chain_of_150000_links_without_recursion(void)
+{
+	enum { NR = 150000 };
+	struct script s = { 0 };
+	size_t cap = (size_t)NR * 48;
+	char *text = malloc(cap);
+	const struct stmt *first = NULL;
+	const struct stmt *last = NULL;
+	size_t len = 0;
+	struct plan p;
+	size_t i;
+
+	for (i = 0; i < NR; i++)
+		len += snprintf(text + len, cap - len,
+				"mkdir d%zu\nlink d%zu/next d%zu\n", i, i, i + 1);
+	len += snprintf(text + len, cap - len, "mkdir d%d\n", NR);
+	EXPECT(format_parse(&s, "f", text, len) == 0);
+	EXPECT(plan_build(&p, &s, "f") == 0);
+	EXPECT(p.nr_ops == 2 * NR + 1);
+	for (i = 0; i < p.nr_ops; i++) {
+		if (p.ops[i]->st->kind != STMT_LINK)
+			continue;
+		if (!first)
+			first = p.ops[i]->st;
+		last = p.ops[i]->st;
+	}
+	EXPECT(first && !strcmp(first->path, "d149999/next"));
+	EXPECT(last && !strcmp(last->path, "d0/next"));
+	plan_free(&p);
+	script_free(&s);
+	free(text);
+}
+
 static void plan_rejects_a_statement_given_twice(void)
 {
 	int bad;
@@ -144,6 +181,7 @@ const struct ktap_case plan_cases[] = {
 	KTAP_CASE(plan_links_after_every_attribute),
 	KTAP_CASE(plan_puts_modes_and_owners_last),
 	KTAP_CASE(plan_survives_links_in_a_cycle),
+	KTAP_CASE(plan_takes_a_chain_of_150000_links_without_recursion),
 	KTAP_CASE(plan_rejects_a_statement_given_twice),
 	KTAP_CASE(plan_rejects_an_attribute_used_as_a_directory),
 	KTAP_CASE(plan_takes_ten_thousand_items_quickly),

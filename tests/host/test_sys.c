@@ -3,6 +3,7 @@
  * The system-call backend and the commands, on an ordinary directory
  * standing in for configfs (--root), as the tool itself runs them.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -202,6 +203,158 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	free(second);
 	unlink(at("../s1.save"));
 	unlink(at("../s2.save"));
+	rm_root();
+}
+
+static mode_t mode_of(const char *rel)
+{
+	struct stat sb;
+
+	return lstat(at(rel), &sb) ? (mode_t)-1 : sb.st_mode & 07777;
+}
+
+/* Saved trees hold secrets: -o must not widen who can read them. */
+static void sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner(void)
+{
+	mode_t umask_was = umask(0);
+	struct stat sb;
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../new.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../new.save") == 0600);
+	put("../old.save", 0640, "", 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../old.save") == 0640);
+	if (!geteuid()) {
+		EXPECT(chown(at("../old.save"), 1234, 5678) == 0);
+		EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+		free(out);
+		EXPECT(!stat(at("../old.save"), &sb) && sb.st_uid == 1234 &&
+		       sb.st_gid == 5678 && (sb.st_mode & 07777) == 0640);
+	}
+	umask(umask_was);
+	unlink(at("../new.save"));
+	unlink(at("../old.save"));
+	rm_root();
+}
+
+/*
+ * rename(2) over a link or a device node replaced the node itself: refuse
+ * both, leave them as they were, and take "-" as standard output.
+ */
+static void sys_save_o_refuses_a_link_or_a_non_regular_file(void)
+{
+	struct stat sb;
+	char *out;
+	char *text;
+
+	mk_root();
+	build();
+	put("../real.save", 0600, "old\n", 4);
+	EXPECT(symlink(at("../real.save"), at("../link.save")) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../link.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "link.save: a symbolic link"));
+	EXPECT(!lstat(at("../link.save"), &sb) && S_ISLNK(sb.st_mode));
+	text = get("../real.save");
+	EXPECT_STR(text, "old\n");
+	free(text);
+	EXPECT(mkfifo(at("../fifo.save"), 0600) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../fifo.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "fifo.save: not a regular file"));
+	EXPECT(!lstat(at("../fifo.save"), &sb) && S_ISFIFO(sb.st_mode));
+	EXPECT(RUN(&out, "save", "-o", "-", "nvmet/ports") == 0);
+	EXPECT(strstr(out, "set nvmet/ports/1/addr_trtype tcp\n"));
+	free(out);
+	EXPECT(access("-", F_OK) && errno == ENOENT);
+	unlink("-");
+	unlink(at("../real.save"));
+	unlink(at("../link.save"));
+	unlink(at("../fifo.save"));
+	rm_root();
+}
+
+/*
+ * "rm -r ." removed every subsystem's tree without a word. The root goes
+ * only with --all, and a relative path is from the current directory when
+ * that is in the tree.
+ */
+static void sys_rm_refuses_the_root_without_all(void)
+{
+	int cwd = open(".", O_RDONLY | O_DIRECTORY);
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "rm", "-r", ".") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), ".: the configfs root: every subsystem's"));
+	EXPECT(RUN(&out, "rm", "-r", "") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "rm", "-r", root) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
+	EXPECT(chdir(at("nvmet/ports")) == 0);
+	EXPECT(RUN(&out, "rm", "-r", "1") == 0);
+	free(out);
+	EXPECT(access(at("nvmet/ports/1"), F_OK) && errno == ENOENT);
+	EXPECT(!access(at("nvmet/subsystems"), F_OK));
+	EXPECT(fchdir(cwd) == 0);
+	EXPECT(RUN(&out, "rm", "--all", "nvmet") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "rm", "--all") == 0);
+	free(out);
+	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
+	close(cwd);
+	rm_root();
+}
+
+/*
+ * On a stand-in root a link may point anywhere: restore walked through
+ * one in the middle of a path and wrote outside ("set a/out/pwned").
+ *
+ *   ROOT/a/out -> OUTSIDE (a directory elsewhere, mode 0755)
+ */
+static void sys_restore_never_follows_a_link_out_of_the_root(void)
+{
+	static const char text[] = "mkdir a\n"
+				   "set a/out/pwned x\n"
+				   "mkdir a/out/d\n"
+				   "link a/out/l a\n"
+				   "chmod a/out 0700\n"
+				   "chown a/out/pwned 1:1\n";
+	char outside[] = "/tmp/cfs-outside-XXXXXX";
+	struct stat sb;
+	char *out;
+	DIR *dir;
+	int nr = 0;
+
+	mk_root();
+	EXPECT(mkdtemp(outside) && chmod(outside, 0755) == 0);
+	mkdir(at("a"), 0755);
+	EXPECT(symlink(outside, at("a/out")) == 0);
+	put("../out.save", 0644, text, strlen(text));
+	EXPECT(RUN(&out, "restore", (char *)at("../out.save")) ==
+	       CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "5 of 6 statements not applied"));
+	dir = opendir(outside);
+	while (dir && readdir(dir))
+		nr++;
+	EXPECT(dir && nr == 2);
+	if (dir)
+		closedir(dir);
+	EXPECT(!stat(outside, &sb) && (sb.st_mode & 07777) == 0755);
+	EXPECT(!lstat(at("a/out"), &sb) && S_ISLNK(sb.st_mode));
+	unlink(at("../out.save"));
+	rmdir(outside);
 	rm_root();
 }
 
@@ -436,6 +589,10 @@ static void cli_help_and_usage_exit_codes(void)
 
 const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
+	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
+	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
+	KTAP_CASE(sys_rm_refuses_the_root_without_all),
+	KTAP_CASE(sys_restore_never_follows_a_link_out_of_the_root),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),

@@ -9,15 +9,23 @@
  * statement runs; every bad line is reported with its number.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "configfs.h"
 
 #define FORMAT_NAME_MAX		255
 #define FORMAT_PATH_MAX		4000
 #define FORMAT_ID_MAX		4294967294UL
+/*
+ * Longer than any line save writes: a page of value (64 KiB on some
+ * machines) with every byte escaped as \xNN, and a path.
+ */
+#define FORMAT_LINE_MAX		(1024UL * 1024)
+#define FORMAT_FILE_MAX		(64UL << 20)
 
 struct format_kw {
 	const char *name;
@@ -511,19 +519,98 @@ int format_parse(struct script *script, const char *name, const char *text,
 	return nr_bad;
 }
 
-/* Reads and parses @file ("-": standard input). Returns -errno or #bad. */
+/*
+ * Reads @fd whole into @text, NUL-terminated, to free. Returns 0, -errno,
+ * or 1 when the text cannot be a save file: a line longer than
+ * FORMAT_LINE_MAX or more than FORMAT_FILE_MAX bytes, reported with @name
+ * as soon as it is seen, so that "restore /dev/zero" stops at once rather
+ * than when memory runs out.
+ */
+static int format_read(int fd, const char *name, char **text, size_t *len)
+{
+	size_t line_start = 0;
+	unsigned int line = 1;
+	size_t cap = 4096;
+	size_t used = 0;
+	char *buf;
+
+	buf = xmalloc(cap);
+	for (;;) {
+		size_t want;
+		ssize_t ret;
+		char *p;
+		char *end;
+
+		if (cap - used < 2) {
+			cap *= 2;
+			buf = xrealloc_array(buf, cap, 1);
+		}
+		want = cap - used - 1;
+		if (want > FORMAT_FILE_MAX + 1 - used)
+			want = FORMAT_FILE_MAX + 1 - used;
+		ret = read(fd, buf + used, want);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0) {
+			ret = -errno;
+			free(buf);
+			return ret;
+		}
+		if (!ret)
+			break;
+		end = buf + used + ret;
+		for (p = buf + used; (p = memchr(p, '\n', end - p)); p++) {
+			line++;
+			line_start = p + 1 - buf;
+		}
+		used += ret;
+		if (used - line_start > FORMAT_LINE_MAX) {
+			char object[PATH_MAX];
+
+			snprintf(object, sizeof(object), "%s:%u", name, line);
+			cfs_err(object, "line longer than %lu bytes: not a save file",
+				FORMAT_LINE_MAX);
+			free(buf);
+			return 1;
+		}
+		if (used > FORMAT_FILE_MAX) {
+			cfs_err(name, "larger than %lu MiB: not a save file",
+				FORMAT_FILE_MAX >> 20);
+			free(buf);
+			return 1;
+		}
+	}
+	buf[used] = '\0';
+	*text = buf;
+	*len = used;
+	return 0;
+}
+
+/*
+ * Reads and parses @file ("-": standard input). Returns -errno or the
+ * number of bad lines.
+ */
 int format_load(struct script *script, const char *file)
 {
 	const char *name = strcmp(file, "-") ? file : "<stdin>";
 	size_t len;
 	char *text;
 	int ret;
+	int fd;
 
-	ret = read_whole_file(file, &text, &len);
-	if (ret) {
+	fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : 0;
+	if (fd < 0) {
+		ret = -errno;
 		cfs_err(name, "%s", cfs_strerror(ret));
 		return ret;
 	}
+	ret = format_read(fd, name, &text, &len);
+	if (fd)
+		close(fd);
+	if (ret < 0)
+		cfs_err(name, "%s", cfs_strerror(ret));
+	if (ret)
+		return ret;
 	ret = format_parse(script, name, text, len);
 	free(text);
 	return ret;

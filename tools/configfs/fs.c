@@ -42,6 +42,56 @@ static int sys_full(struct sys_fs *sys, const char *path, char *buf)
 	return 0;
 }
 
+/*
+ * Opens (O_PATH) the directory that holds @path's last component, walking
+ * from the root one component at a time and following no link on the way.
+ * On a stand-in root a link can point anywhere, and a path resolved whole
+ * would follow one in its middle out of the tree: "set a/out/pwned" with
+ * a/out -> /etc wrote into /etc. A link as the last component is a
+ * configfs link, part of the tree; each caller decides whether to follow
+ * it (none does). Returns the directory's descriptor or -errno, with
+ * @leaf pointing into @path ("." for the root itself).
+ */
+static int sys_open_parent(struct sys_fs *sys, const char *path,
+			   const char **leaf)
+{
+	char name[NAME_MAX + 1];
+	const char *p = path;
+	int dirfd;
+
+	dirfd = open(sys->root[0] ? sys->root : "/",
+		     O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -errno;
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		int next;
+
+		if ((len == 2 && p[0] == '.' && p[1] == '.') ||
+		    len > NAME_MAX) {
+			close(dirfd);
+			return len > NAME_MAX ? -ENAMETOOLONG : -EINVAL;
+		}
+		if (!slash)
+			break;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		p = slash + 1;
+		if (!len)
+			continue;
+		next = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+		close(dirfd);
+		if (next < 0)
+			return errno == ENOTDIR || errno == ELOOP ?
+			       -ENOTDIR : -errno;
+		dirfd = next;
+	}
+	*leaf = p[0] ? p : ".";
+	return dirfd;
+}
+
 static enum fs_kind sys_kind(mode_t mode)
 {
 	if (S_ISDIR(mode))
@@ -55,15 +105,18 @@ static enum fs_kind sys_kind(mode_t mode)
 
 static int sys_lstat(void *priv, const char *path, struct fs_stat *st)
 {
-	char full[PATH_MAX];
+	const char *leaf;
 	struct stat sb;
+	int dirfd;
 	int ret;
 
-	ret = sys_full(priv, path, full);
+	dirfd = sys_open_parent(priv, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+	close(dirfd);
 	if (ret)
 		return ret;
-	if (lstat(full, &sb))
-		return -errno;
 	st->kind = sys_kind(sb.st_mode);
 	st->mode = sb.st_mode & 07777;
 	st->uid = sb.st_uid;
@@ -71,10 +124,34 @@ static int sys_lstat(void *priv, const char *path, struct fs_stat *st)
 	return 0;
 }
 
+/* Opens the directory @path itself, for reading; never through a link. */
+static DIR *sys_open_dir(struct sys_fs *sys, const char *path, int *err)
+{
+	const char *leaf;
+	DIR *dir = NULL;
+	int dirfd;
+	int fd;
+
+	dirfd = sys_open_parent(sys, path, &leaf);
+	if (dirfd < 0) {
+		*err = dirfd;
+		return NULL;
+	}
+	fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd >= 0) {
+		dir = fdopendir(fd);
+		if (!dir)
+			close(fd);
+	}
+	*err = dir ? 0 : -errno;
+	close(dirfd);
+	return dir;
+}
+
 static int sys_list(void *priv, const char *path, struct arena *arena,
 		    char ***names, size_t *nr_names)
 {
-	char full[PATH_MAX];
 	struct dirent *de;
 	size_t cap = 16;
 	size_t nr = 0;
@@ -82,12 +159,9 @@ static int sys_list(void *priv, const char *path, struct arena *arena,
 	DIR *dir;
 	int ret;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	dir = opendir(full);
+	dir = sys_open_dir(priv, path, &ret);
 	if (!dir)
-		return -errno;
+		return ret;
 	v = xmalloc(cap * sizeof(*v));
 	for (;;) {
 		errno = 0;
@@ -125,21 +199,34 @@ static ssize_t sys_read_some(int fd, char *buf, size_t size)
 	return ret;
 }
 
+/* Opens the file @path itself; never through a link. */
+static int sys_open_file(struct sys_fs *sys, const char *path, int flags)
+{
+	const char *leaf;
+	int dirfd;
+	int fd;
+
+	dirfd = sys_open_parent(sys, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fd = -errno;
+	close(dirfd);
+	return fd;
+}
+
 /* Reads up to @size bytes and counts the rest, up to READ_COUNT_MAX. */
 static int sys_read(void *priv, const char *path, char *buf, size_t size,
 		    size_t *len, size_t *total)
 {
-	char full[PATH_MAX];
 	char scratch[4096];
 	ssize_t ret;
 	int fd;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = sys_open_file(priv, path, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	*len = 0;
 	while (*len < size) {
 		ret = sys_read_some(fd, buf + *len, size - *len);
@@ -171,17 +258,13 @@ static int sys_write(void *priv, const char *path, const char *buf,
 		     size_t len)
 {
 	struct sys_fs *sys = priv;
-	char full[PATH_MAX];
 	ssize_t ret;
 	int fd;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	fd = open(full, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC |
-		  (sys->simulate ? O_CREAT : 0), 0644);
+	fd = sys_open_file(sys, path, O_WRONLY | O_TRUNC |
+			   (sys->simulate ? O_CREAT : 0));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	do {
 		ret = write(fd, buf, len);
 	} while (ret < 0 && errno == EINTR);
@@ -201,34 +284,33 @@ static int sys_write(void *priv, const char *path, const char *buf,
 
 static int sys_mkdir(void *priv, const char *path)
 {
-	char full[PATH_MAX];
+	const char *leaf;
+	int dirfd;
 	int ret;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	return mkdir(full, 0755) ? -errno : 0;
+	dirfd = sys_open_parent(priv, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = mkdirat(dirfd, leaf, 0755) ? -errno : 0;
+	close(dirfd);
+	return ret;
 }
 
-static int sys_remove_files(const char *full)
+static int sys_remove_files(struct sys_fs *sys, const char *path)
 {
-	char file[PATH_MAX];
 	struct dirent *de;
-	int ret = 0;
+	int ret;
 	DIR *dir;
 
-	dir = opendir(full);
+	dir = sys_open_dir(sys, path, &ret);
 	if (!dir)
-		return -errno;
+		return ret;
 	while ((de = readdir(dir))) {
 		struct stat sb;
 
-		if (snprintf(file, sizeof(file), "%s/%s", full, de->d_name) >=
-		    (int)sizeof(file)) {
-			ret = -ENAMETOOLONG;
-			break;
-		}
-		if (!lstat(file, &sb) && S_ISREG(sb.st_mode) && unlink(file)) {
+		if (!fstatat(dirfd(dir), de->d_name, &sb,
+			     AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(sb.st_mode) && unlinkat(dirfd(dir), de->d_name, 0)) {
 			ret = -errno;
 			break;
 		}
@@ -237,23 +319,32 @@ static int sys_remove_files(const char *full)
 	return ret;
 }
 
+static int sys_remove_at(struct sys_fs *sys, const char *path, int flags)
+{
+	const char *leaf;
+	int dirfd;
+	int ret;
+
+	dirfd = sys_open_parent(sys, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = unlinkat(dirfd, leaf, flags) ? -errno : 0;
+	close(dirfd);
+	return ret;
+}
+
 static int sys_rmdir(void *priv, const char *path)
 {
 	struct sys_fs *sys = priv;
-	char full[PATH_MAX];
 	int ret;
 
-	ret = sys_full(sys, path, full);
+	ret = sys_remove_at(sys, path, AT_REMOVEDIR);
+	if (ret != -ENOTEMPTY || !sys->simulate)
+		return ret;
+	ret = sys_remove_files(sys, path);
 	if (ret)
 		return ret;
-	if (!rmdir(full))
-		return 0;
-	if (errno != ENOTEMPTY || !sys->simulate)
-		return -errno;
-	ret = sys_remove_files(full);
-	if (ret)
-		return ret;
-	return rmdir(full) ? -errno : 0;
+	return sys_remove_at(sys, path, AT_REMOVEDIR);
 }
 
 /*
@@ -263,44 +354,45 @@ static int sys_rmdir(void *priv, const char *path)
 static int sys_symlink(void *priv, const char *target, const char *path)
 {
 	char full_target[PATH_MAX];
-	char full[PATH_MAX];
+	const char *leaf;
+	int dirfd;
 	int ret;
 
 	ret = sys_full(priv, target, full_target);
-	if (!ret)
-		ret = sys_full(priv, path, full);
 	if (ret)
 		return ret;
-	return symlink(full_target, full) ? -errno : 0;
+	dirfd = sys_open_parent(priv, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = symlinkat(full_target, dirfd, leaf) ? -errno : 0;
+	close(dirfd);
+	return ret;
 }
 
 static int sys_unlink(void *priv, const char *path)
 {
-	char full[PATH_MAX];
-	int ret;
-
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	return unlink(full) ? -errno : 0;
+	return sys_remove_at(priv, path, 0);
 }
 
 static int sys_readlink(void *priv, const char *path, struct arena *arena,
 			char **target)
 {
 	struct sys_fs *sys = priv;
-	char full[PATH_MAX];
 	char raw[PATH_MAX];
 	size_t root_len = strlen(sys->root);
+	const char *leaf;
 	ssize_t len;
-	int ret;
+	int dirfd;
 
-	ret = sys_full(sys, path, full);
-	if (ret)
-		return ret;
-	len = readlink(full, raw, sizeof(raw) - 1);
+	dirfd = sys_open_parent(sys, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	len = readlinkat(dirfd, leaf, raw, sizeof(raw) - 1);
 	if (len < 0)
-		return -errno;
+		len = -errno;
+	close(dirfd);
+	if (len < 0)
+		return len;
 	raw[len] = '\0';
 	if (raw[0] == '/') {
 		if (strncmp(raw, sys->root, root_len) || raw[root_len] != '/')
@@ -312,41 +404,73 @@ static int sys_readlink(void *priv, const char *path, struct arena *arena,
 	return *target ? 0 : -CFS_EOUTSIDE;
 }
 
+/*
+ * A link's own mode is always 0777, and chmod(2) would change its
+ * target's, which on a stand-in root may lie outside the tree: refused.
+ * Linux 6.1 has no fchmodat() that leaves links alone, hence the check
+ * before; only a link made there in between could slip through.
+ */
 static int sys_chmod(void *priv, const char *path, mode_t mode)
 {
-	char full[PATH_MAX];
+	const char *leaf;
+	struct stat sb;
+	int dirfd;
 	int ret;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	return chmod(full, mode) ? -errno : 0;
+	dirfd = sys_open_parent(priv, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	if (fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW))
+		ret = -errno;
+	else if (S_ISLNK(sb.st_mode))
+		ret = -ELOOP;
+	else
+		ret = fchmodat(dirfd, leaf, mode, 0) ? -errno : 0;
+	close(dirfd);
+	return ret;
 }
 
 static int sys_chown(void *priv, const char *path, uid_t uid, gid_t gid)
 {
-	char full[PATH_MAX];
+	const char *leaf;
+	int dirfd;
 	int ret;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
-	return lchown(full, uid, gid) ? -errno : 0;
+	dirfd = sys_open_parent(priv, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = fchownat(dirfd, leaf, uid, gid, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+	close(dirfd);
+	return ret;
 }
 
+/*
+ * There is no lgetxattrat(): the directory reached by the walk is named
+ * through /proc/self/fd, whose link leads to it and nowhere else.
+ */
 static int sys_error(void *priv, const char *path, char *buf, size_t size,
 		     size_t *len)
 {
-	char full[PATH_MAX];
+	char at[PATH_MAX];
+	const char *leaf;
 	ssize_t ret;
+	int dirfd;
 
-	ret = sys_full(priv, path, full);
-	if (ret)
-		return ret;
+	dirfd = sys_open_parent(priv, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = snprintf(at, sizeof(at), "/proc/self/fd/%d/%s", dirfd, leaf);
+	if (ret >= (ssize_t)sizeof(at)) {
+		close(dirfd);
+		return -ENAMETOOLONG;
+	}
 	/* A link's own record, if any: never its target's. */
-	ret = lgetxattr(full, CFS_RECORD_XATTR, buf, size);
+	ret = lgetxattr(at, CFS_RECORD_XATTR, buf, size);
 	if (ret < 0)
-		return -errno;
+		ret = -errno;
+	close(dirfd);
+	if (ret < 0)
+		return ret;
 	*len = ret;
 	return 0;
 }
@@ -652,14 +776,38 @@ char *fs_normalize_target(struct arena *arena, const char *link_path,
 }
 
 /*
- * Turns a command-line PATH into a path relative to the root: it may be
- * relative to the root already, or absolute and under the root.
+ * The current directory relative to the root, when it is inside the tree;
+ * NULL otherwise. getcwd(3) gives the path with links resolved, as the
+ * root is.
+ */
+static char *fs_cwd_in_tree(struct fs *fs, struct arena *arena)
+{
+	size_t root_len = strlen(fs->root);
+	char *cwd = getcwd(NULL, 0);
+	char *rel = NULL;
+
+	if (!cwd)
+		return NULL;
+	if (!strncmp(cwd, fs->root, root_len) &&
+	    (cwd[root_len] == '/' || cwd[root_len] == '\0'))
+		rel = arena_strdup(arena, cwd + root_len +
+				   (cwd[root_len] == '/'));
+	free(cwd);
+	return rel;
+}
+
+/*
+ * Turns a command-line PATH into a path relative to the root: absolute and
+ * under the root, or relative. A relative PATH is taken from the current
+ * directory when that is inside the tree, as in a shell there ("cd
+ * nvmet/ports; configfs rm -r 1"), and from the root otherwise.
  */
 int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
 		 char **path)
 {
 	const char *rel = arg;
 	size_t root_len = strlen(fs->root);
+	char *cwd;
 	char *norm;
 
 	if (arg[0] == '/') {
@@ -670,6 +818,10 @@ int fs_user_path(struct fs *fs, const char *arg, struct arena *arena,
 			return -EINVAL;
 		}
 		rel = arg + root_len;
+	} else {
+		cwd = fs_cwd_in_tree(fs, arena);
+		if (cwd && cwd[0])
+			rel = arena_printf(arena, "%s/%s", cwd, arg);
 	}
 	if (strstr(rel, "..")) {
 		const char *p;

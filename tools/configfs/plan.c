@@ -312,25 +312,78 @@ static void plan_visit_sets(struct plan *plan, struct pnode *n)
 		plan_emit(plan, n->kids[i]->set);
 }
 
-static void plan_visit_links(struct plan *plan, struct pnode *n)
+/* A directory plan_visit_links() is in, and how far it has got. */
+struct plan_visit {
+	struct pnode *n;
+	size_t next;		/* the kid to look at next */
+	bool links;		/* past the subdirectories, on the links */
+};
+
+static void plan_visit_push(struct plan_visit **stack, size_t *depth,
+			    size_t *cap, struct pnode *n)
 {
-	size_t i;
-
-	if (n->visit != VISIT_NONE)
-		return;
-	n->visit = VISIT_BUSY;
-	for (i = 0; i < n->nr_kids; i++)
-		if (n->kids[i]->kind == PN_DIR)
-			plan_visit_links(plan, n->kids[i]);
-	for (i = 0; i < n->nr_kids; i++) {
-		struct pnode *kid = n->kids[i];
-
-		if (!kid->link)
-			continue;
-		plan_visit_links(plan, kid->target);
-		plan_emit(plan, kid->link);
+	if (*depth == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*stack = xrealloc_array(*stack, *cap, sizeof(**stack));
 	}
-	n->visit = VISIT_DONE;
+	n->visit = VISIT_BUSY;
+	(*stack)[(*depth)++] = (struct plan_visit){ .n = n };
+}
+
+/*
+ * Each link after the links under its target, its target's after those
+ * under theirs, and so on: a saved file decides how long that chain is (a
+ * crafted one of 150,000 links overflowed the call stack), so the walk
+ * keeps its own stack. In the order of a recursive walk: a directory's
+ * subdirectories, then each of its links once the link's target is done.
+ */
+static void plan_visit_links(struct plan *plan, struct pnode *top)
+{
+	struct plan_visit *stack = NULL;
+	size_t depth = 0;
+	size_t cap = 0;
+
+	if (top->visit != VISIT_NONE)
+		return;
+	plan_visit_push(&stack, &depth, &cap, top);
+	while (depth) {
+		struct plan_visit *v = &stack[depth - 1];
+		struct pnode *kid;
+
+		if (v->next == v->n->nr_kids) {
+			if (!v->links) {
+				v->links = true;
+				v->next = 0;
+				continue;
+			}
+			v->n->visit = VISIT_DONE;
+			depth--;
+			continue;
+		}
+		kid = v->n->kids[v->next];
+		if (!v->links) {
+			v->next++;
+			if (kid->kind == PN_DIR && kid->visit == VISIT_NONE)
+				plan_visit_push(&stack, &depth, &cap, kid);
+			continue;
+		}
+		if (!kid->link) {
+			v->next++;
+			continue;
+		}
+		/*
+		 * Come back to this link once its target is done. A target
+		 * being visited already is an ancestor, or part of a cycle
+		 * of links: it is not waited for.
+		 */
+		if (kid->target->visit == VISIT_NONE) {
+			plan_visit_push(&stack, &depth, &cap, kid->target);
+			continue;
+		}
+		plan_emit(plan, kid->link);
+		v->next++;
+	}
+	free(stack);
 }
 
 static void plan_emit_modes(struct plan *plan, struct pnode *n)

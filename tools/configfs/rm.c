@@ -199,10 +199,15 @@ int rm_paths(struct fs *fs, char **paths, int nr_paths, bool recursive,
 static void rm_usage(FILE *out)
 {
 	fputs("usage: configfs rm [-r] [-v] PATH...\n"
+	      "       configfs rm --all [-v]\n"
 	      "Remove links and directories. With -r, a whole subtree: links\n"
 	      "into and inside it, then its directories, children first;\n"
-	      "default groups go with their parents.\n"
+	      "default groups go with their parents. A relative PATH is from\n"
+	      "the current directory when that is in the tree, else from the\n"
+	      "root.\n"
 	      "  -r, --recursive  remove subtrees\n"
+	      "  --all            remove the whole tree, every subsystem's\n"
+	      "                   items (the root is refused without it)\n"
 	      "  -v, --verbose    print each removal\n",
 	      out);
 }
@@ -211,12 +216,14 @@ int cmd_rm(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "recursive", no_argument, NULL, 'r' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct arena arena = { 0 };
 	bool recursive = false;
+	bool all = false;
 	bool verbose = false;
 	char **paths;
 	struct fs fs;
@@ -231,6 +238,10 @@ int cmd_rm(int argc, char **argv)
 		case 'R':
 			recursive = true;
 			break;
+		case 'a':
+			all = true;
+			recursive = true;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -243,15 +254,31 @@ int cmd_rm(int argc, char **argv)
 		}
 	}
 	nr = argc - optind;
-	if (nr < 1) {
+	if ((nr < 1 && !all) || (nr > 0 && all)) {
 		rm_usage(stderr);
 		return CFS_EXIT_USAGE;
 	}
 	if (fs_open_cmd(&fs))
 		return CFS_EXIT_SYSTEM;
-	paths = xmalloc(nr * sizeof(*paths));
-	for (i = 0; i < nr; i++) {
+	if (all) {
+		paths = xmalloc(sizeof(*paths));
+		paths[0] = "";
+		nr = 1;
+	} else {
+		paths = xmalloc(nr * sizeof(*paths));
+	}
+	for (i = 0; !all && i < nr; i++) {
 		if (fs_user_path(&fs, argv[optind + i], &arena, &paths[i])) {
+			ret = CFS_EXIT_USAGE;
+			goto out;
+		}
+		/*
+		 * ".", "" or the mount itself would take down every
+		 * subsystem's configuration at once: only on request.
+		 */
+		if (!paths[i][0]) {
+			cfs_err(argv[optind + i],
+				"the configfs root: every subsystem's tree would go; use rm --all for that");
 			ret = CFS_EXIT_USAGE;
 			goto out;
 		}

@@ -10,6 +10,7 @@
  * binary, unreadable values) is named in a comment.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,20 +201,123 @@ static void save_usage(FILE *out)
 	fputs("usage: configfs save [-o FILE] [-k OLD] [PATH]\n"
 	      "Write the tree under PATH (default: all) as statements that\n"
 	      "configfs restore applies.\n"
-	      "  -o, --output FILE  write to FILE (replaced whole), not stdout\n"
+	      "  -o, --output FILE  write to FILE (replaced whole), not stdout;\n"
+	      "                     a new FILE is made 0600; \"-\": stdout\n"
 	      "  -k, --keep OLD     carry over values of write-only attributes\n"
 	      "                     from OLD, an earlier save edited by hand\n",
 	      out);
+}
+
+/*
+ * A saved tree holds secrets (nvmet's dhchap_key, LIO's auth/password), so
+ * the file restore reads must not become readable by more users than
+ * before: a new file stays 0600 as mkstemp(3) made it, whatever the umask;
+ * one that replaces an existing file takes that file's owner and mode, as
+ * rtslib and nvmetcli do. The owner goes first: chown(2) clears the set-id
+ * bits that chmod(2) then puts back.
+ */
+static int save_keep_owner_and_mode(int fd, const char *file,
+				    const struct stat *old)
+{
+	struct stat now;
+
+	if (fstat(fd, &now))
+		return -errno;
+	if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
+	    fchown(fd, old->st_uid, old->st_gid)) {
+		int err = errno;
+
+		cfs_err(file, "cannot keep its owner %lu:%lu: %s",
+			(unsigned long)old->st_uid, (unsigned long)old->st_gid,
+			cfs_strerror(err));
+		return -err;
+	}
+	if (fchmod(fd, old->st_mode & 07777)) {
+		int err = errno;
+
+		cfs_err(file, "cannot keep its mode %04o: %s",
+			(unsigned int)(old->st_mode & 07777),
+			cfs_strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/*
+ * The file is written beside @file and renamed over it, and rename(2)
+ * replaces whatever has the name: a symbolic link would become a regular
+ * file and its target be left stale; a device node (as root, /dev/full)
+ * or a FIFO would be replaced by a regular file. Links are refused, not
+ * followed: save runs as root, often in directories others can write, and
+ * writes secrets, so it writes only where the user named the file itself.
+ */
+static int save_refuse_target(const char *file, const struct stat *old)
+{
+	if (S_ISLNK(old->st_mode)) {
+		cfs_err(file, "a symbolic link: give the file it points to");
+		return -ELOOP;
+	}
+	if (!S_ISREG(old->st_mode)) {
+		cfs_err(file, "not a regular file; \"-o -\" writes to standard output");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The rename is only durable once the directory holding it is on disk
+ * too; until then a crash may bring back the old file, or none.
+ */
+static int save_sync_dir(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir;
+	int ret = 0;
+	int fd;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == file)
+		dir = strdup("/");
+	else
+		dir = strndup(file, slash - file);
+	if (!dir)
+		cfs_out_of_memory();
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		cfs_err(dir, "written, but its directory not synced: %s",
+			cfs_strerror(ret));
+	free(dir);
+	return ret;
 }
 
 static int save_to_file(struct fs *fs, const char *path,
 			const struct script *keep, const char *file)
 {
 	char *tmp = xmalloc(strlen(file) + 16);
+	struct stat old;
+	bool replacing;
 	FILE *out;
 	int ret;
 	int fd;
 
+	if (!lstat(file, &old)) {
+		replacing = true;
+	} else if (errno == ENOENT) {
+		replacing = false;
+	} else {
+		cfs_err(file, "%s", cfs_strerror(errno));
+		free(tmp);
+		return CFS_EXIT_SYSTEM;
+	}
+	if (replacing && save_refuse_target(file, &old)) {
+		free(tmp);
+		return CFS_EXIT_USAGE;
+	}
 	sprintf(tmp, "%s.XXXXXX", file);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -221,7 +325,11 @@ static int save_to_file(struct fs *fs, const char *path,
 		free(tmp);
 		return CFS_EXIT_SYSTEM;
 	}
-	fchmod(fd, 0644);
+	if (replacing && save_keep_owner_and_mode(fd, file, &old)) {
+		close(fd);
+		ret = CFS_EXIT_SYSTEM;
+		goto out_unlink;
+	}
 	out = fdopen(fd, "w");
 	if (!out) {
 		cfs_err(file, "%s", cfs_strerror(errno));
@@ -247,7 +355,7 @@ static int save_to_file(struct fs *fs, const char *path,
 		goto out_unlink;
 	}
 	free(tmp);
-	return CFS_EXIT_OK;
+	return save_sync_dir(file) ? CFS_EXIT_SYSTEM : CFS_EXIT_OK;
 out_unlink:
 	unlink(tmp);
 	free(tmp);
@@ -306,7 +414,7 @@ int cmd_save(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out;
 	}
-	if (file) {
+	if (file && strcmp(file, "-")) {
 		ret = save_to_file(&fs, path, &keep, file);
 	} else {
 		ret = save_tree(&fs, path, &keep, stdout);
