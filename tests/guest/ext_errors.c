@@ -9,12 +9,10 @@
 #define _GNU_SOURCE
 #include <sys/xattr.h>
 
-#include "conf_ktap.h"
+#include "ext_lib.h"
 
 #include <poll.h>
 
-#define E	CFS "/cng_ext"
-#define ITEMS	E "/items"
 #define XA	"user.configfs.error"
 
 static char rec[16384];
@@ -277,19 +275,5 @@ static const struct tcase cases[] = {
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (on_stock()) {
-		printf("KTAP version 1\n1..0 # SKIP %s\n",
-		       "expected to differ on stock: no error records");
-		return 4;
-	}
-	if (sh("insmod /lib/modules/cng/cng_ext.ko")) {
-		printf("KTAP version 1\n1..0 # SKIP setup failed\n");
-		return 1;
-	}
-	run_cases(cases, ARRAY_SIZE(cases));
-	sh("rmdir " ITEMS "/* 2>/dev/null");
-	if (sh("rmmod cng_ext"))
-		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return ext_run(cases, ARRAY_SIZE(cases), "no error records");
 }

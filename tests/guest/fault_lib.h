@@ -9,6 +9,8 @@
  *                   print nothing (their report holds a stack dump with
  *                   "Call Trace:", which the runner takes for a bug);
  *                   1 when the kernel has no fault injection (Debian's)
+ *   fault_absent()  the plan of a test skipped for that, and its exit
+ *                   status (4: skip)
  *   fault_arm(n)    the n-th fault point of this thread fails
  *   fault_disarm()  what was left of the count: 0 if a fault was injected
  *   fault_end()     sleeping allocations no longer fail
@@ -46,6 +48,13 @@ static inline int fault_setup(void)
 	    fault_set(FAULT_DBG "/fail_page_alloc/verbose", "0"))
 		return -1;
 	return 0;
+}
+
+static inline int fault_absent(void)
+{
+	printf("KTAP version 1\n1..0 # SKIP %s\n",
+	       "no /proc/thread-self/fail-nth: no fault injection");
+	return 4;
 }
 
 static inline void fault_arm(int n)
