@@ -380,6 +380,11 @@ struct cng_node *cng_node_get(struct cng_node *node)
 	return node;
 }
 
+/*
+ * Any context, hard interrupt included (cfgng_notify() may drop the last
+ * reference there): the node and its extension are freed from RCU, and a
+ * link's target is only put.
+ */
 void cng_node_put(struct cng_node *node)
 {
 	while (node && node != &cng_root_node &&
