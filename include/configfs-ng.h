@@ -13,8 +13,10 @@
 #define _CONFIGFS_NG_H
 
 #include <linux/compiler_attributes.h>
+#include <linux/list.h>
 
 struct config_item;
+struct config_item_type;
 struct configfs_attribute;
 
 /* Defined for clients that want to build against both configfs modules. */
@@ -25,5 +27,33 @@ int cfgng_report(struct config_item *item, const char *fmt, ...);
 
 void cfgng_notify(struct config_item *item,
 		  const struct configfs_attribute *attr);
+
+/**
+ * struct cfgng_committable - what makes a group committable
+ * @group_type: the type of the committable groups: each group of this
+ *		type that configfs shows gets ``pending/`` and ``live/``,
+ *		and its make_item or make_group is asked for mkdir in
+ *		``pending/``
+ * @commit_item: rename(2) of pending/NAME to live/NAME; 0 moves the item,
+ *		 an errno leaves it in ``pending/`` (give the reason with
+ *		 cfgng_report()). Called with the item pinned as around a
+ *		 store, no lock of configfs held; may sleep. NULL: the
+ *		 group's ``ct_group_ops->commit_item`` where the kernel's
+ *		 header still has it, else every commit is refused (EPERM)
+ * @uncommit_item: rename(2) of live/NAME back to pending/NAME, as
+ *		   @commit_item; NULL refuses with EPERM
+ * @entry: configfs-ng's; zero it, or leave it to a static initialiser
+ *
+ * See docs/extensions.md, "Committable items".
+ */
+struct cfgng_committable {
+	const struct config_item_type	*group_type;
+	int (*commit_item)(struct config_item *item);
+	int (*uncommit_item)(struct config_item *item);
+	struct list_head		entry;
+};
+
+void cfgng_committable_register(struct cfgng_committable *committable);
+void cfgng_committable_unregister(struct cfgng_committable *committable);
 
 #endif /* _CONFIGFS_NG_H */
