@@ -38,6 +38,18 @@ add_busybox() {
 	done
 }
 
+# add_bin PATH SOURCE: a dynamic host program with the loader and the
+# libraries it names, at the paths it looks for them.
+add_bin() {
+	local lib
+	install -D -m 0755 "$2" "$stage/$1"
+	ldd "$2" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }' | while read -r lib; do
+		[ -e "$stage/$lib" ] ||
+			install -D -m 0755 "$(readlink -f "$lib")" "$stage/$lib"
+	done
+}
+
 add_line() {
 	local kind=$1; shift
 	case $kind in
@@ -47,6 +59,7 @@ add_line() {
 	tree)	local src; src=$(expand "$2")
 		mkdir -p "$stage/$1"
 		if [ -d "$src" ]; then cp -a "$src/." "$stage/$1/"; fi ;;
+	bin)	add_bin "$1" "$(expand "$2")" ;;
 	kmod)	kmods="$kmods $*" ;;
 	busybox) add_busybox ;;
 	*)	echo "mkinitramfs: unknown line: $kind $*" >&2; exit 1 ;;
