@@ -417,6 +417,7 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (dev->dead) {
 		spin_unlock_irqrestore(&dev->lock, flags);
 		atomic_long_inc(&dev->errors);
+		fakenbd_notify(dev);
 		return BLK_STS_IOERR;
 	}
 	cmd->state = FAKENBD_CMD_QUEUED;

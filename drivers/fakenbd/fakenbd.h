@@ -37,10 +37,11 @@ struct fakenbd_dev;
  * @timeout: seconds for connecting, for each step of the handshake and for
  *	each request; 0 means FAKENBD_DEFAULT_TIMEOUT
  * @status_changed: called when fakenbd_connected() or fakenbd_errors()
- *	changes, or NULL. It runs in process context with no fakenbd lock
- *	held, possibly in several threads at once, possibly before
- *	fakenbd_start() returns, and never after fakenbd_stop() returned 0.
- *	It must not sleep for long and must not call fakenbd_stop().
+ *	changes, or NULL. It may run in atomic context (blk-mq's dispatch,
+ *	for a request refused after the connection died) and must not
+ *	sleep; no fakenbd lock is held; it may run in several threads at
+ *	once, before fakenbd_start() returns, and never after
+ *	fakenbd_stop() returned 0. It must not call fakenbd_stop().
  * @data: passed to @status_changed
  */
 struct fakenbd_config {

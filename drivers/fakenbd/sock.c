@@ -119,8 +119,7 @@ int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec)
  * fakenbd_errno_text() - a few words for a connection's errno
  * @err: a negative errno
  *
- * Return: a static string, "error -N" style text excepted: unknown
- * values give "failed".
+ * Return: a static string; "failed" for a value it does not know.
  */
 const char *fakenbd_errno_text(int err)
 {
@@ -139,6 +138,9 @@ const char *fakenbd_errno_text(int err)
 		return "connection reset";
 	case -EPIPE:
 		return "connection closed";
+	case -EINTR:
+	case -ERESTARTSYS:
+		return "interrupted";
 	case -EADDRNOTAVAIL:
 		return "address not available";
 	case -EAFNOSUPPORT:
