@@ -59,9 +59,11 @@ setup() {
 	fnbd_load && server_start
 }
 
+# The default timeout (30 s): nbd-server may be slow to greet its first
+# client under TCG.
 disk=
 ipv4_connect_adds_sized_disk() {
-	disk=$(fnbd_start target=127.0.0.1 export=disk timeout=5) &&
+	disk=$(fnbd_start target=127.0.0.1 export=disk) &&
 	echo "# disk $disk" &&
 	test -b /dev/$disk &&
 	test "$(cat /sys/block/$disk/size)" -eq $((64 * 2048)) &&
