@@ -7,8 +7,9 @@
 # Environment: TOP (repository), BUILD (build output), KIMG (unpacked
 # linux-image package, or any root holding lib/modules/$KVER), KVER, LIST
 # (the test list), MODULE_KO (our configfs.ko), SAMPLES_DIR (built
-# samples), EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST
-# (more list files, read after ours).
+# samples), DRIVERS_DIR (built drivers: fakenbd.ko), EXTRA_KMODS (more
+# in-tree modules to include), EXTRA_LIST (more list files, read after
+# ours).
 # Every tests/qemu/initramfs.d/*.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own. The kmod
 # names this kernel does not have go to /tests/kmods-absent (one a line,
@@ -20,7 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(cd "$here/../.." && pwd)}"
 : "${BUILD:?}" "${KIMG:?}" "${KVER:?}" "${LIST:?}"
 : "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
-export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR
+: "${DRIVERS_DIR:=$BUILD/drivers}"
+export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR DRIVERS_DIR
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/cng-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
