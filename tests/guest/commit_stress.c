@@ -6,7 +6,8 @@
  *
  *   movers     rename disks/pending/sN to live/ and back, N = 0..3; and
  *              dyn/pending/x to live/ and back while dyn/ comes and goes
- *   checker    while no rename is in flight, sN is in exactly one of
+ *   checker    while no rename is in flight (the changers hold still for
+ *              30 ms in every 100), sN is in exactly one of
  *              pending/ and live/ (lookups), never both, never neither
  *   reader     readdir of both stages: no name twice in one listing
  *              while nothing changed in disks/ (else it may be new);
@@ -34,6 +35,14 @@
 #define NDISKS	4
 
 static atomic_bool stop;
+/* Set for a while now and then: disks/ holds still, to be judged. */
+static atomic_bool quiet;
+
+static void hold_still(void)
+{
+	while (atomic_load(&quiet) && !atomic_load(&stop))
+		usleep(1000);
+}
 /* Changes to disks/ begun and ended: renames, mkdirs and rmdirs. */
 static atomic_long started, done;
 static atomic_long checks, listings, anomalies, moves, dyn_moves, dyn_rounds;
@@ -64,6 +73,7 @@ static void *mover(void *arg)
 	int i, err;
 
 	while (!atomic_load(&stop)) {
+		hold_still();
 		i = rand_r(&seed) % NDISKS;
 		disk_paths(i, pending, live, sizeof(pending));
 		atomic_fetch_add(&started, 1);
@@ -74,9 +84,6 @@ static void *mover(void *arg)
 			atomic_fetch_add(&moves, 1);
 		}
 		atomic_fetch_add(&done, 1);
-		/* Quiet moments, for the checker and the reader to judge. */
-		if (!(rand_r(&seed) % 4))
-			usleep(2000);
 	}
 	return arg;
 }
@@ -207,6 +214,7 @@ static void *churner(void *arg)
 	int i = 0;
 
 	while (!atomic_load(&stop)) {
+		hold_still();
 		snprintf(path, sizeof(path), DISKS "/pending/c%d", i++ % 8);
 		atomic_fetch_add(&started, 1);
 		if (mkdir(path, 0755) < 0)
@@ -214,7 +222,6 @@ static void *churner(void *arg)
 		else if (rmdir(path) < 0)
 			anomaly("churner: rmdir %s: %s", path, errno);
 		atomic_fetch_add(&done, 1);
-		usleep(1000);
 	}
 	return arg;
 }
@@ -294,7 +301,12 @@ int main(void)
 
 	for (i = 0; i < ARRAY_SIZE(fns); i++)
 		pthread_create(&tid[i], NULL, fns[i], NULL);
-	sleep(SECONDS);
+	for (i = 0; i < SECONDS * 10; i++) {
+		usleep(70000);
+		atomic_store(&quiet, true);
+		usleep(30000);
+		atomic_store(&quiet, false);
+	}
 	atomic_store(&stop, true);
 	for (i = 0; i < ARRAY_SIZE(fns); i++)
 		pthread_join(tid[i], NULL);
