@@ -183,6 +183,10 @@ static void fakenbd_item_config(struct fakenbd_item *fi,
 	struct sockaddr_in *sin = (struct sockaddr_in *)&config->addr;
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&config->addr;
 
+	/*
+	 * Each setting under its lock, which its store holds across its
+	 * check: a store either is in the field now or sees @frozen.
+	 */
 	spin_lock(&fakenbd_item_target_cfgng.lock);
 	config->addr = fi->target;
 	spin_unlock(&fakenbd_item_target_cfgng.lock);
@@ -195,8 +199,12 @@ static void fakenbd_item_config(struct fakenbd_item *fi,
 	spin_unlock(&fakenbd_item_device_cfgng.lock);
 	config->export = export;
 	config->name = config_item_name(&fi->item);
-	config->rw = READ_ONCE(fi->rw);
-	config->timeout = READ_ONCE(fi->timeout);
+	spin_lock(&fakenbd_item_rw_cfgng.lock);
+	config->rw = fi->rw;
+	spin_unlock(&fakenbd_item_rw_cfgng.lock);
+	spin_lock(&fakenbd_item_timeout_cfgng.lock);
+	config->timeout = fi->timeout;
+	spin_unlock(&fakenbd_item_timeout_cfgng.lock);
 	config->status_changed = fakenbd_item_status_changed;
 	config->data = fi;
 }
@@ -215,11 +223,7 @@ static int fakenbd_item_commit(struct config_item *item)
 		mutex_unlock(&fi->lock);
 		return -EALREADY;
 	}
-	/*
-	 * Refuse settings from here on. A store that passed its check just
-	 * before may still land after the copy below; the attribute then
-	 * shows a value the disk does not use (README, "Settings").
-	 */
+	/* Refuse settings from here on; the copy below sees every store. */
 	WRITE_ONCE(fi->frozen, true);
 	fakenbd_item_config(fi, &config, export);
 	WRITE_ONCE(fi->seen_connected, 1);
