@@ -17,7 +17,7 @@ dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
 # A name is tests/guest/NAME.list; a path (with a /) is from the top.
 lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module
-	16-faults 17-extensions tests/qemu/debug-clients.list"}
+	16-faults 17-extensions 17-helpers tests/qemu/debug-clients.list"}
 # shellcheck source=scripts/tap-lib.sh
 . "$TOP/scripts/tap-lib.sh"
 n=0	# results of this script's own
@@ -58,12 +58,12 @@ ok debug:build_debug_kernel
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 
-# Our module and samples, built against the debug tree in copies of their
+# Our module, samples and drivers, built against the debug tree in copies of their
 # directories (and of include/, which both use), so the Debian-kernel
 # build in place is left alone.
 build_against_debug() {
 	local d
-	for d in module samples include; do
+	for d in module samples include drivers; do
 		rm -rf "${dbuild:?}/$d"
 		cp -a "$TOP/$d" "$dbuild/$d"
 		find "$dbuild/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
@@ -72,8 +72,11 @@ build_against_debug() {
 	make -C "$DKDIR" M="$dbuild/module" W=1 KCFLAGS=-Werror modules &&
 	make -C "$DKDIR" M="$dbuild/samples" W=1 KCFLAGS=-Werror \
 		KBUILD_EXTRA_SYMBOLS="$dbuild/module/Module.symvers" modules &&
-	mkdir -p "$dbuild/samples.ko" &&
-	cp "$dbuild"/samples/*.ko "$dbuild/samples.ko/"
+	make -C "$DKDIR" M="$dbuild/drivers/fakenbd" W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS="$dbuild/module/Module.symvers" modules &&
+	mkdir -p "$dbuild/samples.ko" "$dbuild/drivers.ko" &&
+	cp "$dbuild"/samples/*.ko "$dbuild/samples.ko/" &&
+	cp "$dbuild"/drivers/fakenbd/*.ko "$dbuild/drivers.ko/"
 }
 build_against_debug > "$out/build.log" 2>&1 ||
 	fail debug:build_module_and_samples "$out/build.log"
@@ -81,6 +84,7 @@ ok debug:build_module_and_samples
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
+export DRIVERS_DIR=$dbuild/drivers.ko
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
 export APPEND="kmemleak=on ${APPEND:-}"
 
