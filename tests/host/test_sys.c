@@ -564,6 +564,164 @@ static void sys_why_reads_the_record_xattr(void)
 	rm_root();
 }
 
+/*
+ * A committable group as configfs shows one: pending/ and live/, no
+ * attributes in them; item x committed, y pending, and links inside x,
+ * out of x and into x.
+ *
+ *   grp/attr  grp/pending/y/  grp/live/x/{a, child/c, self -> child,
+ *   tl -> other/t}  other/t/  other/links/x -> grp/live/x
+ */
+static void build_committable(void)
+{
+	mkdir(at("grp"), 0755);
+	mkdir(at("grp/pending"), 0755);
+	mkdir(at("grp/pending/y"), 0755);
+	mkdir(at("grp/live"), 0755);
+	mkdir(at("grp/live/x"), 0755);
+	mkdir(at("grp/live/x/child"), 0755);
+	mkdir(at("other"), 0755);
+	mkdir(at("other/t"), 0755);
+	mkdir(at("other/links"), 0755);
+	put("grp/attr", 0644, "1\n", 2);
+	put("grp/live/x/a", 0644, "5\n", 2);
+	put("grp/live/x/child/c", 0644, "hi\n", 3);
+	if (symlink("child", at("grp/live/x/self")) ||
+	    symlink("../../../other/t", at("grp/live/x/tl")) ||
+	    symlink("../../grp/live/x", at("other/links/x")))
+		abort();
+}
+
+/* Is @a in @text, before @b? */
+static bool before(const char *text, const char *a, const char *b)
+{
+	const char *pa = strstr(text, a);
+	const char *pb = strstr(text, b);
+
+	return pa && pb && pa < pb;
+}
+
+static void sys_commit_restore_configures_in_pending_and_commits_last(void)
+{
+	char *out;
+	char *first;
+	char *second;
+	char link[64] = "";
+
+	mk_root();
+	build_committable();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../c1.save")) == 0);
+	free(out);
+	first = get("../c1.save");
+	EXPECT(first && strstr(first, "mkdir grp/live/x\nset grp/live/x/a 5\n"));
+	EXPECT(RUN(&out, "rm", "-r", "-v", "grp", "other") == 0);
+	EXPECT(before(out, "unlink other/links/x\n", "uncommit grp/live/x\n"));
+	EXPECT(before(out, "uncommit grp/live/x\n", "rmdir grp/pending/x\n"));
+	EXPECT(before(out, "rmdir grp/pending/x\n", "rmdir grp/pending\n"));
+	free(out);
+	EXPECT(access(at("grp"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../c1.save")) == 0);
+	EXPECT(before(out, "+link other/links/x grp/live/x\n",
+		      "+commit grp/live/x\n"));
+	free(out);
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../c1.save")) == 0);
+	EXPECT(before(out, "mkdir grp/pending\n", "mkdir grp/pending/x\n"));
+	EXPECT(before(out, "mkdir grp/pending/x\n",
+		      "set grp/pending/x/a 5\n"));
+	EXPECT(before(out, "set grp/pending/x/child/c hi\n",
+		      "commit grp/live/x\n"));
+	EXPECT(before(out, "link grp/pending/x/self grp/pending/x/child\n",
+		      "commit grp/live/x\n"));
+	EXPECT(before(out, "link grp/pending/x/tl other/t\n",
+		      "commit grp/live/x\n"));
+	EXPECT(before(out, "commit grp/live/x\n",
+		      "link other/links/x grp/live/x\n"));
+	EXPECT(!strstr(out, "mkdir grp/live/x\n"));
+	free(out);
+	EXPECT(readlink(at("grp/live/x/self"), link, sizeof(link) - 1) == 5);
+	EXPECT_STR(link, "child");
+	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../c2.save")) == 0);
+	free(out);
+	second = get("../c2.save");
+	EXPECT(first && second);
+	if (first && second)
+		EXPECT_STR(second, first);
+	EXPECT(RUN(&out, "diff", (char *)at("../c1.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	free(first);
+	free(second);
+	unlink(at("../c1.save"));
+	unlink(at("../c2.save"));
+	rm_root();
+}
+
+static void sys_commit_waits_until_the_item_is_configured_whole(void)
+{
+	char *out;
+
+	mk_root();
+	put("../c.save", 0644,
+	    "mkdir grp\nmkdir grp/pending\nmkdir grp/live\n"
+	    "mkdir grp/live/x\nset grp/live/x/a 5\nset grp/live/x/b 6\n", 98);
+	mkdir(at("grp"), 0755);
+	mkdir(at("grp/pending"), 0755);
+	mkdir(at("grp/live"), 0755);
+	mkdir(at("grp/pending/x"), 0755);
+	/* Not an attribute: the write fails, so x must stay pending. */
+	mkdir(at("grp/pending/x/a"), 0755);
+	EXPECT(RUN(&out, "restore", (char *)at("../c.save")) ==
+	       CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "grp/live/x/a: not applied"));
+	EXPECT(strstr(ktap_stderr(), "grp/live/x: not committed"));
+	EXPECT(access(at("grp/live/x"), F_OK) && errno == ENOENT);
+	out = get("grp/pending/x/b");
+	EXPECT_STR(out, "6");
+	free(out);
+	unlink(at("../c.save"));
+	rm_root();
+}
+
+static void sys_commit_refuses_a_name_both_pending_and_live(void)
+{
+	char *out;
+
+	mk_root();
+	put("../c.save", 0644,
+	    "mkdir grp\nmkdir grp/pending\nmkdir grp/live\n"
+	    "mkdir grp/live/x\nmkdir grp/pending/x\n", 80);
+	EXPECT(RUN(&out, "restore", (char *)at("../c.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "c.save:4: grp/live/x: live, but also pending"));
+	EXPECT(access(at("grp"), F_OK) && errno == ENOENT);
+	unlink(at("../c.save"));
+	rm_root();
+}
+
+static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
+{
+	char *out;
+
+	mk_root();
+	build_committable();
+	/* Not empty: rmdir refuses, and x goes back to live/. */
+	EXPECT(RUN(&out, "rm", "-v", "grp/live/x") == CFS_EXIT_FAIL);
+	EXPECT_STR(out, "uncommit grp/live/x\ncommit grp/live/x\n");
+	free(out);
+	EXPECT(!access(at("grp/live/x/child/c"), F_OK));
+	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "rm", "-r", "grp/live/x") == 0);
+	free(out);
+	EXPECT(access(at("grp/live/x"), F_OK) && errno == ENOENT);
+	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	EXPECT(access(at("other/links/x"), F_OK) && errno == ENOENT);
+	EXPECT(!access(at("grp/pending/y"), F_OK));
+	rm_root();
+}
+
 static void cli_help_and_usage_exit_codes(void)
 {
 	char *out;
@@ -603,6 +761,10 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_default_root_must_be_configfs),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),
 	KTAP_CASE(sys_why_reads_the_record_xattr),
+	KTAP_CASE(sys_commit_restore_configures_in_pending_and_commits_last),
+	KTAP_CASE(sys_commit_waits_until_the_item_is_configured_whole),
+	KTAP_CASE(sys_commit_refuses_a_name_both_pending_and_live),
+	KTAP_CASE(sys_rm_uncommits_a_live_item_and_recommits_on_refusal),
 	KTAP_CASE(cli_help_and_usage_exit_codes),
 };
 

@@ -116,6 +116,7 @@ static int apply_write(struct apply *a, const char *path, const char *val,
 
 static int apply_set(struct apply *a, struct op *op, bool switches)
 {
+	const char *path = plan_op_path(op);
 	const struct stmt *st = op->st;
 	const char *cur = NULL;
 	struct fs_stat fst;
@@ -124,7 +125,7 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 	int ret;
 
 	op->has_old = false;
-	ret = fs_lstat(a->fs, st->path, &fst);
+	ret = fs_lstat(a->fs, path, &fst);
 	if (ret == -ENOENT && a->fs->simulate)
 		goto write;	/* a stand-in for configfs: create it */
 	if (ret == -ENOENT)
@@ -135,7 +136,7 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 		op->detail = "not an attribute";
 		return -EINVAL;
 	}
-	known = (fst.mode & 0444) && !apply_read(a, st->path, &cur, &len);
+	known = (fst.mode & 0444) && !apply_read(a, path, &cur, &len);
 	if (known && len == st->len && !memcmp(cur, st->arg, len))
 		return APPLY_DONE;
 	if (!known && !plan_in_new_dir(op))
@@ -149,7 +150,7 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 		op->old_len = len;
 	}
 write:
-	ret = apply_write(a, st->path, st->arg, st->len, cur, len);
+	ret = apply_write(a, path, st->arg, st->len, cur, len);
 	if (!ret)
 		op->changed = true;
 	return ret;
@@ -157,10 +158,11 @@ write:
 
 static int apply_mkdir(struct apply *a, struct op *op)
 {
+	const char *path = plan_op_path(op);
 	struct fs_stat fst;
 	int ret;
 
-	ret = fs_mkdir(a->fs, op->st->path);
+	ret = fs_mkdir(a->fs, path);
 	if (!ret) {
 		op->changed = true;
 		return APPLY_DONE;
@@ -170,7 +172,7 @@ static int apply_mkdir(struct apply *a, struct op *op)
 	if (ret != -EEXIST)
 		return ret;
 	/* A default group made with its parent, or one already there. */
-	if (!fs_lstat(a->fs, op->st->path, &fst) && fst.kind == FS_DIR)
+	if (!fs_lstat(a->fs, path, &fst) && fst.kind == FS_DIR)
 		return APPLY_DONE;
 	op->detail = "exists and is not a directory";
 	return ret;
@@ -178,14 +180,15 @@ static int apply_mkdir(struct apply *a, struct op *op)
 
 static int apply_link(struct apply *a, struct op *op)
 {
-	const struct stmt *st = op->st;
+	const char *path = plan_op_path(op);
+	const char *want = plan_op_arg(op);
 	struct fs_stat fst;
 	char *target;
 	int ret;
 
-	ret = fs_lstat(a->fs, st->path, &fst);
+	ret = fs_lstat(a->fs, path, &fst);
 	if (ret == -ENOENT) {
-		ret = fs_symlink(a->fs, st->arg, st->path);
+		ret = fs_symlink(a->fs, want, path);
 		if (!ret)
 			op->changed = true;
 		return ret;
@@ -196,10 +199,10 @@ static int apply_link(struct apply *a, struct op *op)
 		op->detail = "exists and is not a link";
 		return -EEXIST;
 	}
-	ret = fs_readlink(a->fs, st->path, &a->plan->arena, &target);
+	ret = fs_readlink(a->fs, path, &a->plan->arena, &target);
 	if (ret)
 		return ret;
-	if (!strcmp(target, st->arg))
+	if (!strcmp(target, want))
 		return APPLY_DONE;
 	op->detail = arena_printf(&a->plan->arena, "exists, pointing to %s",
 				  target);
@@ -229,11 +232,52 @@ static int apply_mode(struct apply *a, struct op *op)
 	return ret;
 }
 
-static void apply_say(struct apply *a, const char *prefix,
-		      const struct stmt *st)
+/*
+ * Commits a live item made in pending/: rename(2) into live/. One that is
+ * live already was found so before the first pass.
+ */
+static int apply_commit(struct apply *a, struct op *op)
 {
-	if (a->flags & APPLY_VERBOSE)
-		format_print_stmt(stdout, prefix, st);
+	int ret = fs_rename(a->fs, op->st->arg, op->st->path);
+
+	if (!ret)
+		op->changed = true;
+	else if (ret == -EEXIST || ret == -ENOTEMPTY)
+		op->detail = "exists in live/ already";
+	return ret;
+}
+
+/* Committable items already in live/: what is in them is applied there. */
+static void apply_find_live(struct plan *plan, struct fs *fs)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+		struct fs_stat fst;
+
+		if (op->st->kind == STMT_COMMIT &&
+		    !fs_lstat(fs, op->st->path, &fst) && fst.kind == FS_DIR)
+			op->state = OP_DONE;
+	}
+}
+
+/* What @op did, where it did it: in pending/ for an item not yet live. */
+static void apply_say(struct apply *a, const char *prefix,
+		      const struct op *op)
+{
+	struct stmt st = *op->st;
+
+	if (!(a->flags & APPLY_VERBOSE))
+		return;
+	if (st.kind != STMT_COMMIT) {
+		st.path = plan_op_path(op);
+		if (st.kind == STMT_LINK) {
+			st.arg = plan_op_arg(op);
+			st.len = strlen(st.arg);
+		}
+	}
+	format_print_stmt(stdout, prefix, &st);
 }
 
 /* Tries @op once; returns true when it is now done or skipped. */
@@ -262,6 +306,9 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	case STMT_CHOWN:
 		ret = apply_mode(a, op);
 		break;
+	case STMT_COMMIT:
+		ret = apply_commit(a, op);
+		break;
 	}
 	if (ret == APPLY_DEFERRED) {
 		*deferred = true;
@@ -277,14 +324,14 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	}
 	if (ret == APPLY_SKIPPED) {
 		op->state = OP_SKIPPED;
-		apply_say(a, "# write-only, left alone: ", op->st);
+		apply_say(a, "# write-only, left alone: ", op);
 		return true;
 	}
 	op->state = OP_DONE;
 	op->err = 0;
 	if (op->changed) {
 		apply_log(a, op);
-		apply_say(a, "", op->st);
+		apply_say(a, "", op);
 	}
 	return true;
 }
@@ -343,10 +390,10 @@ static int apply_undo(struct apply *a, struct op *op)
 	int ret;
 
 	if (op->st->kind == STMT_SET)
-		ret = apply_write(a, op->st->path, op->old, op->old_len,
+		ret = apply_write(a, plan_op_path(op), op->old, op->old_len,
 				  op->st->arg, op->st->len);
 	else
-		ret = fs_unlink(a->fs, op->st->path);
+		ret = fs_unlink(a->fs, plan_op_path(op));
 	if (ret)
 		return ret;
 	op->undos++;
@@ -355,6 +402,7 @@ static int apply_undo(struct apply *a, struct op *op)
 	if (a->flags & APPLY_VERBOSE) {
 		struct stmt st = *op->st;
 
+		st.path = plan_op_path(op);
 		if (st.kind == STMT_SET) {
 			st.arg = op->old;
 			st.len = op->old_len;
@@ -436,6 +484,10 @@ static void apply_report(struct apply *a, const char *file)
 			if (op->record)
 				record_print(stderr, "  ", op->record,
 					     strlen(op->record));
+		} else if (st->kind == STMT_COMMIT) {
+			cfs_err(st->path,
+				"not committed (%s:%u: %s): left in pending/, since what it holds was not all applied",
+				file, st->line, text);
 		} else {
 			cfs_err(st->path,
 				"not attempted (%s:%u: %s): what it needs was not created",
@@ -461,6 +513,7 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	size_t i;
 
 	a.buf = xmalloc(fs->value_max + 1);
+	apply_find_live(plan, fs);
 	for (;;) {
 		bool progress = apply_pass(&a, NULL);
 
@@ -512,13 +565,14 @@ static void describe_set(struct describe *d, struct op *op)
 		describe_line(d, "+", st, NULL);
 		return;
 	}
-	ret = fs_lstat(d->a.fs, st->path, &fst);
+	ret = fs_lstat(d->a.fs, plan_op_path(op), &fst);
 	if (ret || fst.kind != FS_FILE) {
 		describe_line(d, "!", st, ret ? cfs_strerror(ret) :
 			      "not an attribute");
 		return;
 	}
-	if (!(fst.mode & 0444) || apply_read(&d->a, st->path, &cur, &len)) {
+	if (!(fst.mode & 0444) ||
+	    apply_read(&d->a, plan_op_path(op), &cur, &len)) {
 		format_print_stmt(d->out, "# write-only, left alone: ", st);
 		return;
 	}
@@ -542,7 +596,7 @@ static void describe_link(struct describe *d, struct op *op)
 		describe_line(d, "+", st, NULL);
 		return;
 	}
-	ret = fs_lstat(d->a.fs, st->path, &fst);
+	ret = fs_lstat(d->a.fs, plan_op_path(op), &fst);
 	if (ret == -ENOENT) {
 		describe_line(d, "+", st, NULL);
 		return;
@@ -550,10 +604,10 @@ static void describe_link(struct describe *d, struct op *op)
 	if (!ret && fst.kind != FS_LINK)
 		ret = -EEXIST;
 	if (!ret)
-		ret = fs_readlink(d->a.fs, st->path, &arena, &target);
+		ret = fs_readlink(d->a.fs, plan_op_path(op), &arena, &target);
 	if (ret)
 		describe_line(d, "!", st, cfs_strerror(ret));
-	else if (strcmp(target, st->arg))
+	else if (strcmp(target, plan_op_arg(op)))
 		describe_line(d, "!", st,
 			      arena_printf(&arena, "exists, pointing to %s%s",
 					   target,
@@ -605,6 +659,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 	size_t i;
 
 	d.a.buf = xmalloc(fs->value_max + 1);
+	apply_find_live(plan, fs);
 	/* First which directories exist: the rest hangs on that. */
 	for (i = 0; i < plan->nr_ops; i++) {
 		struct op *op = plan->ops[i];
@@ -614,7 +669,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		if (op->st->kind != STMT_MKDIR)
 			continue;
 		if (!plan_in_new_dir(op))
-			ret = fs_lstat(fs, op->st->path, &fst);
+			ret = fs_lstat(fs, plan_op_path(op), &fst);
 		op->changed = ret == -ENOENT;
 		if (!ret && fst.kind != FS_DIR)
 			op->detail = "exists and is not a directory";
@@ -647,6 +702,11 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		case STMT_CHMOD:
 		case STMT_CHOWN:
 			describe_mode(&d, op);
+			break;
+		case STMT_COMMIT:
+			/* Not live yet: made or found in pending/. */
+			if (op->state != OP_DONE)
+				describe_line(&d, "+", op->st, NULL);
 			break;
 		}
 	}

@@ -98,6 +98,8 @@ struct fs_ops {
 	int (*rmdir)(void *priv, const char *path);
 	int (*symlink)(void *priv, const char *target, const char *path);
 	int (*unlink)(void *priv, const char *path);
+	/* NULL: the model has no rename; commits fail with EOPNOTSUPP. */
+	int (*rename)(void *priv, const char *from, const char *to);
 	int (*readlink)(void *priv, const char *path, struct arena *arena,
 			char **target);
 	int (*chmod)(void *priv, const char *path, mode_t mode);
@@ -131,6 +133,7 @@ int fs_mkdir(struct fs *fs, const char *path);
 int fs_rmdir(struct fs *fs, const char *path);
 int fs_symlink(struct fs *fs, const char *target, const char *path);
 int fs_unlink(struct fs *fs, const char *path);
+int fs_rename(struct fs *fs, const char *from, const char *to);
 int fs_readlink(struct fs *fs, const char *path, struct arena *arena,
 		char **target);
 int fs_chmod(struct fs *fs, const char *path, mode_t mode);
@@ -215,6 +218,8 @@ int walk_tree(struct fs *fs, const char *path, unsigned int flags,
 struct node *tree_find(struct tree *tree, const char *path);
 void tree_free(struct tree *tree);
 bool walk_mode_is_default(const struct node *node);
+bool walk_is_committable(const struct node *dir);
+bool walk_is_live_item(const struct node *node);
 bool walk_value_is_text(const char *buf, size_t len, size_t total,
 			size_t value_max);
 
@@ -226,6 +231,7 @@ enum stmt_kind {
 	STMT_LINK,
 	STMT_CHMOD,
 	STMT_CHOWN,
+	STMT_COMMIT,	/* made by the planner, never read from a file */
 };
 
 struct stmt {
@@ -284,6 +290,9 @@ struct op {
 	unsigned int undos;
 	bool deferred;		/* a switch, tried after its directory */
 	bool hopeless;		/* undoing others did not let it through */
+	/* Inside a live item: the paths used until it is committed. */
+	const char *pending;
+	const char *pending_arg;	/* a link into the same item */
 };
 
 struct plan {
@@ -306,6 +315,8 @@ bool plan_ready(const struct op *op);
 bool plan_in_new_dir(const struct op *op);
 bool plan_related(const struct op *a, const struct op *b);
 bool plan_same_dir(const struct op *a, const struct op *b);
+const char *plan_op_path(const struct op *op);
+const char *plan_op_arg(const struct op *op);
 
 /* apply.c */
 

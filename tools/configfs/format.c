@@ -40,6 +40,13 @@ static const struct format_kw format_kws[] = {
 	{ "chown", STMT_CHOWN },
 };
 
+/* Every statement kind's keyword, for printing; commit is never parsed. */
+static const char *const format_names[] = {
+	[STMT_MKDIR] = "mkdir", [STMT_SET] = "set", [STMT_LINK] = "link",
+	[STMT_CHMOD] = "chmod", [STMT_CHOWN] = "chown",
+	[STMT_COMMIT] = "commit",
+};
+
 /* One word of a line, unescaped into the script's arena. */
 struct format_word {
 	char *s;
@@ -136,11 +143,12 @@ void format_put_token(FILE *out, const char *s, size_t len)
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
 {
 	fputs(prefix, out);
-	fputs(format_kws[st->kind].name, out);
+	fputs(format_names[st->kind], out);
 	fputc(' ', out);
 	format_put_token(out, st->path, strlen(st->path));
 	switch (st->kind) {
 	case STMT_MKDIR:
+	case STMT_COMMIT:
 		break;
 	case STMT_SET:
 	case STMT_LINK:
@@ -450,6 +458,7 @@ static int format_statement(struct format_line *fl)
 	st.path = w[1].s;
 	switch (st.kind) {
 	case STMT_MKDIR:
+	case STMT_COMMIT:
 		break;
 	case STMT_SET:
 		st.arg = w[2].s;

@@ -249,6 +249,43 @@ struct node *tree_find(struct tree *tree, const char *path)
 	return node;
 }
 
+/* A directory with no attributes in it, made by configfs or by mkdir. */
+static bool walk_is_bare_dir(const struct node *node)
+{
+	size_t i;
+
+	if (!node || node->kind != NODE_DIR)
+		return false;
+	for (i = 0; i < node->nr_kids; i++)
+		if (node->kids[i]->kind == NODE_ATTR)
+			return false;
+	return true;
+}
+
+/*
+ * A committable group shows two directories configfs made, pending/ and
+ * live/, with no attributes in them. Nothing else tells it apart (rmdir
+ * of either would fail, but trying it destroys an empty directory a user
+ * made), so the shape decides.
+ */
+bool walk_is_committable(const struct node *dir)
+{
+	if (!dir || dir->kind != NODE_DIR)
+		return false;
+	return walk_is_bare_dir(tree_find_kid((struct node *)dir, "pending",
+					      7)) &&
+	       walk_is_bare_dir(tree_find_kid((struct node *)dir, "live", 4));
+}
+
+/* An item committed into its group's live/. */
+bool walk_is_live_item(const struct node *node)
+{
+	const struct node *live = node->parent;
+
+	return node->kind == NODE_DIR && live && !strcmp(live->name, "live") &&
+	       walk_is_committable(live->parent);
+}
+
 void tree_free(struct tree *tree)
 {
 	arena_free(&tree->arena);
