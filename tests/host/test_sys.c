@@ -180,7 +180,7 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	EXPECT(first && strstr(first, "set nvmet/ports/1/addr_tsas \"\"\n"));
 	EXPECT(first && strstr(first, "chmod nvmet/ports/1/secret 0600\n"));
 	EXPECT(first && strstr(first, "# write-only, not saved: nvmet/ports/1/wo"));
-	EXPECT(first && strstr(first, "# binary, not saved: nvmet/ports/1/bin (3 bytes)"));
+	EXPECT(first && strstr(first, "set nvmet/ports/1/bin \"a\\x00b\"\n"));
 	EXPECT(first && !strstr(first, "ports/1/ro"));
 	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
 	free(out);
@@ -380,13 +380,18 @@ static void sys_save_and_tree_use_a_path_under_the_root(void)
 static void sys_tree_marks_read_only_write_only_and_binary(void)
 {
 	char *out;
+	char *big;
 
 	mk_root();
 	build();
+	big = calloc(1, CFS_VALUE_MAX + 1);
+	put("nvmet/ports/1/big", 0644, big, CFS_VALUE_MAX + 1);
+	free(big);
 	EXPECT(RUN(&out, "tree", "nvmet") == 0);
 	EXPECT(strstr(out, "      ro = x [read-only]\n"));
 	EXPECT(strstr(out, "      wo [write-only]\n"));
-	EXPECT(strstr(out, "      bin [binary, 3 bytes]\n"));
+	EXPECT(strstr(out, "      bin = \"a\\x00b\"\n"));
+	EXPECT(strstr(out, "      big [binary, 65537 bytes]\n"));
 	EXPECT(strstr(out, "      secret = s [mode 0600]\n"));
 	free(out);
 	rm_root();
@@ -445,6 +450,51 @@ static void sys_diff_exits_1_when_the_tree_differs(void)
 	EXPECT_STR(out, "rdma");
 	free(out);
 	unlink(at("../d.save"));
+	rm_root();
+}
+
+/*
+ * A HID report descriptor or a UVC GUID holds any byte; a binary
+ * attribute may be longer than a page. Both come back byte for byte,
+ * their last newline included.
+ */
+static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
+{
+	static const char desc[] = "\x05\x01\x09\x06\xa1\x00\x0a";
+	static const char want[] =
+		"set g/report_desc \"\\x05\\x01\\t\\x06\\xa1\\x00\\n\\x00\"\n";
+	char *big = malloc(10000);
+	char *first;
+	char *out;
+	size_t len;
+
+	mk_root();
+	memset(big, 'x', 10000);
+	big[9999] = '\n';
+	mkdir(at("g"), 0755);
+	put("g/report_desc", 0644, desc, sizeof(desc));
+	put("g/table", 0644, big, 10000);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../b.save")) == 0);
+	free(out);
+	first = get("../b.save");
+	EXPECT(first && strstr(first, want));
+	EXPECT(first && !strstr(first, "not saved"));
+	EXPECT(RUN(&out, "rm", "-r", "g") == 0);
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == 0);
+	free(out);
+	EXPECT(!read_whole_file(at("g/report_desc"), &out, &len));
+	EXPECT(len == sizeof(desc) && !memcmp(out, desc, len));
+	free(out);
+	EXPECT(!read_whole_file(at("g/table"), &out, &len));
+	EXPECT(len == 10000 && !memcmp(out, big, len));
+	free(out);
+	EXPECT(RUN(&out, "diff", (char *)at("../b.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	free(first);
+	free(big);
+	unlink(at("../b.save"));
 	rm_root();
 }
 
@@ -756,6 +806,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_tree_json_escapes_values),
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
+	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_default_root_must_be_configfs),

@@ -36,7 +36,7 @@ struct apply {
 	struct plan *plan;
 	struct fs *fs;
 	unsigned int flags;
-	char *buf;		/* value_max + 1 bytes */
+	char *buf;		/* CFS_VALUE_MAX + 1 bytes */
 	struct op **log;	/* statements that changed the tree, in order */
 	size_t nr_log;
 	size_t cap_log;
@@ -51,20 +51,22 @@ static void apply_log(struct apply *a, struct op *op)
 	a->log[a->nr_log++] = op;
 }
 
-/* Reads the current text value of @path; returns 0, 1 if not text, -errno. */
+/*
+ * Reads the current value of @path as save would have; returns 0, 1 if it
+ * is too long to compare, or -errno.
+ */
 static int apply_read(struct apply *a, const char *path, const char **value,
 		      size_t *len)
 {
 	size_t total;
 	int ret;
 
-	ret = fs_read(a->fs, path, a->buf, a->fs->value_max + 1, len, &total);
+	ret = fs_read(a->fs, path, a->buf, CFS_VALUE_MAX + 1, len, &total);
 	if (ret)
 		return ret;
-	if (!walk_value_is_text(a->buf, *len, total, a->fs->value_max))
+	if (total > CFS_VALUE_MAX)
 		return 1;
-	if (*len && a->buf[*len - 1] == '\n')
-		(*len)--;
+	*len = walk_value_len(a->buf, *len, a->fs->value_max);
 	*value = a->buf;
 	return 0;
 }
@@ -512,7 +514,7 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	int nr_left = 0;
 	size_t i;
 
-	a.buf = xmalloc(fs->value_max + 1);
+	a.buf = xmalloc(CFS_VALUE_MAX + 1);
 	apply_find_live(plan, fs);
 	for (;;) {
 		bool progress = apply_pass(&a, NULL);
@@ -658,7 +660,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 	struct op **ops;
 	size_t i;
 
-	d.a.buf = xmalloc(fs->value_max + 1);
+	d.a.buf = xmalloc(CFS_VALUE_MAX + 1);
 	apply_find_live(plan, fs);
 	/* First which directories exist: the rest hangs on that. */
 	for (i = 0; i < plan->nr_ops; i++) {

@@ -26,6 +26,8 @@
 #define CFS_EXIT_NO_RECORDS	4	/* why: the configfs keeps none */
 
 #define CFS_DEFAULT_ROOT	"/sys/kernel/config"
+/* The longest value saved: a binary attribute's, or a page of text. */
+#define CFS_VALUE_MAX		(64 * 1024)
 
 /* Our own error codes, above every errno value. */
 #define CFS_EZEROWRITE		4096
@@ -199,7 +201,7 @@ struct node {
 	bool writable;
 	const char *value;	/* text: without its one trailing newline */
 	size_t len;
-	size_t size;		/* binary: bytes read */
+	size_t size;		/* binary: bytes there */
 	int err;		/* unreadable attribute, unlistable dir, link */
 	const char *target;	/* link: relative to the root */
 };
@@ -222,6 +224,7 @@ bool walk_is_committable(const struct node *dir);
 bool walk_is_live_item(const struct node *node);
 bool walk_value_is_text(const char *buf, size_t len, size_t total,
 			size_t value_max);
+size_t walk_value_len(const char *buf, size_t len, size_t value_max);
 
 /* format.c */
 

@@ -7,7 +7,8 @@
  * tree are byte-identical. Default groups cannot be told from directories
  * made with mkdir on stock configfs, so every directory is saved; restore
  * finds the default ones there already. What cannot be saved (write-only,
- * binary, unreadable values) is named in a comment.
+ * unreadable values, and values longer than CFS_VALUE_MAX) is named in a
+ * comment.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -91,7 +92,8 @@ static void save_attr(struct save *s, const struct node *node)
 					  node->path, "add: set PATH VALUE");
 		break;
 	case ATTR_BINARY:
-		snprintf(detail, sizeof(detail), "%zu bytes", node->size);
+		snprintf(detail, sizeof(detail), "%zu bytes, more than %d",
+			 node->size, CFS_VALUE_MAX);
 		format_print_note(s->out, "binary, not saved", node->path,
 				  detail);
 		break;
