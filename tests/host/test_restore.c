@@ -521,6 +521,82 @@ static void restore_handles_ten_thousand_items_quickly(void)
 	fake_free(&f);
 }
 
+/*
+ * A LIO-like device: enable resets attrib/block_size to the hardware's
+ * 512, as a fileio device does; with @refuse_when_enabled, block_size
+ * is EBUSY once enabled.
+ */
+static bool lio_dev_refuse_when_enabled;
+
+static int lio_dev_mkdir(struct fake *fake, const char *path)
+{
+	char sub[256];
+
+	snprintf(sub, sizeof(sub), "%s/enable", path);
+	fake_attr(fake, sub, 0644, "0");
+	snprintf(sub, sizeof(sub), "%s/attrib", path);
+	fake_dir(fake, sub, true);
+	snprintf(sub, sizeof(sub), "%s/attrib/block_size", path);
+	fake_attr(fake, sub, 0644, "512");
+	return 0;
+}
+
+static int lio_dev_store(struct fake *fake, const char *path,
+			 const char *value)
+{
+	size_t len = strlen(path);
+
+	if (len > 7 && !strcmp(path + len - 7, "/enable") &&
+	    !strcmp(value, "1")) {
+		fake_set(fake, "core/d/attrib/block_size", "512");
+		return 0;
+	}
+	if (lio_dev_refuse_when_enabled &&
+	    !strcmp(fake_value(fake, "core/d/enable"), "1"))
+		return -EBUSY;
+	return 0;
+}
+
+static const struct fake_hooks lio_dev_hooks = {
+	.mkdir = lio_dev_mkdir,
+	.store = lio_dev_store,
+};
+
+#define LIO_DEV_FILE \
+	"mkdir core\nmkdir core/d\nmkdir core/d/attrib\n" \
+	"set core/d/attrib/block_size 4096\nset core/d/enable 1\n"
+
+static void restore_rewrites_a_value_a_later_write_reset(void)
+{
+	struct fake f;
+
+	fake_init(&f, &lio_dev_hooks);
+	fake_dir(&f, "core", false);
+	lio_dev_refuse_when_enabled = false;
+	EXPECT(fake_restore_text(&f, LIO_DEV_FILE) == 0);
+	EXPECT_STR(fake_value(&f, "core/d/attrib/block_size"), "4096");
+	EXPECT_STR(fake_value(&f, "core/d/enable"), "1");
+	EXPECT(fake_log_pos(&f, "set core/d/attrib/block_size=4096") <
+	       fake_log_pos(&f, "set core/d/enable=1"));
+	fake_free(&f);
+}
+
+static void restore_reports_a_value_the_kernel_changed(void)
+{
+	struct fake f;
+
+	fake_init(&f, &lio_dev_hooks);
+	fake_dir(&f, "core", false);
+	lio_dev_refuse_when_enabled = true;
+	EXPECT(fake_restore_text(&f, LIO_DEV_FILE) == 1);
+	EXPECT(strstr(ktap_stderr(),
+		      "block_size 4096): changed by the kernel after it"));
+	EXPECT(strstr(ktap_stderr(),
+		      "; reads 512; writing it again: Device or resource busy"));
+	lio_dev_refuse_when_enabled = false;
+	fake_free(&f);
+}
+
 const struct ktap_case restore_cases[] = {
 	KTAP_CASE(save_skips_read_only_and_notes_write_only),
 	KTAP_CASE(save_notes_unreadable_values),
@@ -546,6 +622,8 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(keep_carries_write_only_values_into_the_next_save),
 	KTAP_CASE(diff_shows_changed_added_and_failing_statements),
 	KTAP_CASE(restore_handles_ten_thousand_items_quickly),
+	KTAP_CASE(restore_rewrites_a_value_a_later_write_reset),
+	KTAP_CASE(restore_reports_a_value_the_kernel_changed),
 };
 
 const size_t nr_restore_cases = ARRAY_SIZE(restore_cases);

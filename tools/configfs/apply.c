@@ -16,6 +16,9 @@
  *    in the same branch of the tree are undone one at a time, latest
  *    first. If that lets it through, the others are retried and the undone
  *    change is made again after them.
+ * At the end every value written is read back: one the kernel changed
+ * since (a later write reset it) is written again, last, and reported if
+ * it still does not read as the file says.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +40,7 @@ struct apply {
 	struct fs *fs;
 	unsigned int flags;
 	char *buf;		/* CFS_VALUE_MAX + 1 bytes */
+	size_t raw_len;		/* of the last value read, newline kept */
 	struct op **log;	/* statements that changed the tree, in order */
 	size_t nr_log;
 	size_t cap_log;
@@ -66,6 +70,7 @@ static int apply_read(struct apply *a, const char *path, const char **value,
 		return ret;
 	if (total > CFS_VALUE_MAX)
 		return 1;
+	a->raw_len = *len;
 	*len = walk_value_len(a->buf, *len, a->fs->value_max);
 	*value = a->buf;
 	return 0;
@@ -457,6 +462,89 @@ static bool apply_unblock(struct apply *a)
 	return false;
 }
 
+/* @value as the file would hold it, for a message. */
+static const char *apply_quote(struct apply *a, const char *value,
+			       size_t len)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem;
+
+	mem = open_memstream(&text, &size);
+	if (!mem)
+		cfs_out_of_memory();
+	format_put_token(mem, value, len);
+	fclose(mem);
+	value = arena_strdup(&a->plan->arena, text);
+	free(text);
+	return value;
+}
+
+/*
+ * Reads back each value this run wrote. One that no longer reads as
+ * written was changed by the kernel since, usually by a later write of
+ * this run (LIO's enable resets attrib/block_size to the device's): it
+ * is written again, now that everything else is done, and read back once
+ * more. What still differs is a failed statement, reported with what the
+ * attribute reads.
+ */
+/*
+ * Does @path read as @st sets it? Either as save would keep it, or
+ * whole: a value given with a trailing newline reads back with it.
+ */
+static bool apply_reads_as(struct apply *a, const char *path,
+			   const struct stmt *st, const char **cur,
+			   size_t *len)
+{
+	if (apply_read(a, path, cur, len)) {
+		*cur = NULL;
+		return false;
+	}
+	if (*len == st->len && !memcmp(*cur, st->arg, *len))
+		return true;
+	return a->raw_len == st->len && !memcmp(*cur, st->arg, st->len);
+}
+
+static void apply_verify(struct apply *a)
+{
+	struct plan *plan = a->plan;
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+		const struct stmt *st = op->st;
+		const char *path = plan_op_path(op);
+		const char *cur;
+		size_t len;
+		int ret;
+
+		if (st->kind != STMT_SET || op->state != OP_DONE ||
+		    !op->changed)
+			continue;
+		if (apply_reads_as(a, path, st, &cur, &len) || !cur)
+			continue;
+		fs_clear_record(a->fs);
+		ret = apply_write(a, path, st->arg, st->len, cur, len);
+		if (!ret && apply_reads_as(a, path, st, &cur, &len)) {
+			apply_say(a, "# changed by a later write, set again: ",
+				  op);
+			continue;
+		}
+		if (!ret)
+			apply_reads_as(a, path, st, &cur, &len);
+		op->state = OP_FAILED;
+		op->err = ret ? -ret : EIO;
+		op->detail = arena_printf(&plan->arena,
+					  "changed by the kernel after it was written; reads %s%s%s",
+					  cur ? apply_quote(a, cur, len) : "?",
+					  ret ? "; writing it again: " : "",
+					  ret ? cfs_strerror(ret) : "");
+		if (fs_record(a->fs))
+			op->record = arena_strdup(&plan->arena,
+						  fs_record(a->fs));
+	}
+}
+
 static void apply_report(struct apply *a, const char *file)
 {
 	struct plan *plan = a->plan;
@@ -528,6 +616,7 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 		if (!progress && !apply_unblock(&a))
 			break;
 	}
+	apply_verify(&a);
 	for (i = 0; i < plan->nr_ops; i++)
 		if (plan->ops[i]->state == OP_FAILED ||
 		    plan->ops[i]->state == OP_PENDING)
