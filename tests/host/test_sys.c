@@ -498,6 +498,58 @@ static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
 	rm_root();
 }
 
+static void sys_diff_is_two_sided_and_restore_prune_removes_extras(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../p.save")) == 0);
+	free(out);
+	/* After the save: an item, a subsystem, a link, a link moved. */
+	mkdir(at("nvmet/ports/2"), 0755);
+	mkdir(at("nvmet/subsystems/s2"), 0755);
+	mkdir(at("other"), 0755);
+	mkdir(at("other/x"), 0755);
+	EXPECT(!unlink(at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1")));
+	EXPECT(!symlink("../../../subsystems/s2",
+			at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1")));
+	EXPECT(!symlink("../../../subsystems/s2",
+			at("nvmet/ports/1/subsystems/s2")));
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save")) == CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "!" S1_LINK));
+	EXPECT(strstr(out, "-mkdir nvmet/ports/2\n"));
+	EXPECT(strstr(out, "-mkdir nvmet/subsystems/s2\n"));
+	EXPECT(strstr(out, "-link nvmet/ports/1/subsystems/s2 nvmet/subsystems/s2\n"));
+	EXPECT(!strstr(out, "other"));
+	free(out);
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save"), "nvmet/ports/2") ==
+	       CFS_EXIT_FAIL);
+	EXPECT_STR(out, "-mkdir nvmet/ports/2\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", "--prune", (char *)at("../p.save")) ==
+	       0);
+	EXPECT(strstr(out, "-mkdir nvmet/ports/2\n"));
+	free(out);
+	EXPECT(!access(at("nvmet/ports/2"), F_OK));
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(!access(at("nvmet/ports/2"), F_OK));
+	EXPECT(RUN(&out, "restore", "--prune", "-v", (char *)at("../p.save")) ==
+	       0);
+	EXPECT(strstr(out, "rmdir nvmet/ports/2\n"));
+	EXPECT(strstr(out, S1_LINK));
+	free(out);
+	EXPECT(access(at("nvmet/ports/2"), F_OK) && errno == ENOENT);
+	EXPECT(access(at("nvmet/subsystems/s2"), F_OK) && errno == ENOENT);
+	EXPECT(!access(at("other/x"), F_OK));
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	unlink(at("../p.save"));
+	rm_root();
+}
+
 static void sys_restore_writes_the_value_as_saved(void)
 {
 	struct script s = { 0 };
@@ -807,6 +859,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
+	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_default_root_must_be_configfs),

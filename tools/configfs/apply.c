@@ -631,6 +631,7 @@ struct describe {
 	struct apply a;
 	FILE *out;
 	int nr_diffs;
+	int nr_errors;		/* parts of the tree that could not be read */
 };
 
 static void describe_line(struct describe *d, const char *prefix,
@@ -702,7 +703,7 @@ static void describe_link(struct describe *d, struct op *op)
 		describe_line(d, "!", st,
 			      arena_printf(&arena, "exists, pointing to %s%s",
 					   target,
-					   "; restore will not replace it"));
+					   "; restore replaces it only with --prune"));
 	arena_free(&arena);
 }
 
@@ -726,6 +727,36 @@ static void describe_mode(struct describe *d, struct op *op)
 	describe_line(d, "+", st, NULL);
 }
 
+/*
+ * What the tree has and the file does not, as '-' lines: what restore
+ * --prune removes. A link of the file pointing elsewhere is shown as a
+ * '!' line already.
+ */
+static int describe_extras(struct describe *d, struct plan *plan,
+			   const char *under)
+{
+	struct extras x;
+	size_t i;
+	int ret;
+
+	ret = extras_find(&x, plan, d->a.fs, under);
+	for (i = 0; i < x.nr; i++) {
+		struct stmt st = {
+			.kind = x.v[i].target ? STMT_LINK : STMT_MKDIR,
+			.path = x.v[i].path,
+			.arg = x.v[i].target,
+			.len = x.v[i].target ? strlen(x.v[i].target) : 0,
+		};
+
+		if (x.v[i].elsewhere)
+			continue;
+		format_print_stmt(d->out, "-", &st);
+		d->nr_diffs++;
+	}
+	extras_free(&x);
+	return ret;
+}
+
 static int describe_cmp_line(const void *x, const void *y)
 {
 	const struct op *const *a = x;
@@ -737,7 +768,10 @@ static int describe_cmp_line(const void *x, const void *y)
 /*
  * Prints what applying @plan would change under @under (NULL: anywhere),
  * as statements marked '+' (would be applied), '-' (the value it would
- * replace) or '!' (would fail). Returns the number of '+' and '!' lines.
+ * replace) or '!' (would fail). With APPLY_EXTRAS, also what the tree has
+ * and the file does not, as '-' lines (first, or last with
+ * APPLY_BY_LINE). Returns the number of '+', '!' and such '-' lines, or
+ * -EIO when part of the tree could not be read.
  */
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out)
@@ -750,6 +784,9 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 	size_t i;
 
 	d.a.buf = xmalloc(CFS_VALUE_MAX + 1);
+	if ((flags & APPLY_EXTRAS) && !(flags & APPLY_BY_LINE) &&
+	    describe_extras(&d, plan, under))
+		d.nr_errors++;
 	apply_find_live(plan, fs);
 	/* First which directories exist: the rest hangs on that. */
 	for (i = 0; i < plan->nr_ops; i++) {
@@ -801,7 +838,10 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 			break;
 		}
 	}
+	if ((flags & APPLY_EXTRAS) && (flags & APPLY_BY_LINE) &&
+	    describe_extras(&d, plan, under))
+		d.nr_errors++;
 	free(ops);
 	free(d.a.buf);
-	return d.nr_diffs;
+	return d.nr_errors ? -EIO : d.nr_diffs;
 }

@@ -321,15 +321,48 @@ bool plan_same_dir(const struct op *a, const struct op *b);
 const char *plan_op_path(const struct op *op);
 const char *plan_op_arg(const struct op *op);
 
+enum plan_has {
+	PLAN_HAS_NONE,
+	PLAN_HAS_DIR,	/* made, or named as a parent or a link target */
+	PLAN_HAS_ATTR,
+	PLAN_HAS_LINK,
+};
+
+enum plan_has plan_has(struct plan *plan, const char *path,
+		       const char **target);
+bool plan_is_top(const struct op *op);
+
 /* apply.c */
 
 #define APPLY_VERBOSE		0x1
 #define APPLY_BY_LINE		0x2	/* describe: in the file's order */
+#define APPLY_EXTRAS		0x4	/* describe: what the file lacks too */
 
 int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags);
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out);
+
+/* prune.c */
+
+/* A directory or link in the tree that the file does not have. */
+struct extra {
+	const char *path;
+	const char *target;	/* a link's; NULL for a directory */
+	bool elsewhere;		/* a link of the file, pointing elsewhere */
+};
+
+struct extras {
+	struct arena arena;
+	struct extra *v;
+	size_t nr;
+	size_t cap;
+};
+
+int extras_find(struct extras *x, struct plan *plan, struct fs *fs,
+		const char *under);
+void extras_free(struct extras *x);
+int prune_extras(struct extras *x, struct fs *fs, bool verbose);
 
 /* watch.c */
 

@@ -587,6 +587,44 @@ void plan_free(struct plan *plan)
 	arena_free(&plan->arena);
 }
 
+/*
+ * What the script says @path is; for a link, its target in @target (when
+ * not NULL).
+ */
+enum plan_has plan_has(struct plan *plan, const char *path,
+		       const char **target)
+{
+	const struct pnode *n = path[0] ? plan_lookup(plan, path) : plan->root;
+
+	if (!n)
+		return PLAN_HAS_NONE;
+	switch (n->kind) {
+	case PN_ATTR:
+		return PLAN_HAS_ATTR;
+	case PN_LINK:
+		if (target)
+			*target = n->target->path;
+		return PLAN_HAS_LINK;
+	case PN_ANY:
+	case PN_DIR:
+		break;
+	}
+	return PLAN_HAS_DIR;
+}
+
+/* Is @op a mkdir with no mkdir above it: a top of what the file makes? */
+bool plan_is_top(const struct op *op)
+{
+	const struct pnode *n;
+
+	if (op->st->kind != STMT_MKDIR)
+		return false;
+	for (n = op->node->parent; n; n = n->parent)
+		if (n->mkdir)
+			return false;
+	return true;
+}
+
 static const struct pnode *plan_op_dir(const struct op *op)
 {
 	const struct pnode *n = op->node;

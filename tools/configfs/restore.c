@@ -2,6 +2,7 @@
 /*
  * configfs restore: applies a saved file to the tree. The file is read and
  * checked whole first; a bad line stops everything before any change.
+ * With --prune, what the file does not have is removed first.
  */
 #include <getopt.h>
 
@@ -9,12 +10,34 @@
 
 static void restore_usage(FILE *out)
 {
-	fputs("usage: configfs restore [-n] [-v] FILE\n"
+	fputs("usage: configfs restore [-n] [-v] [--prune] FILE\n"
 	      "Recreate what FILE describes; FILE \"-\" is standard input.\n"
 	      "  -n, --dry-run  show what would change, in the order restore\n"
 	      "                 would first try it, and change nothing\n"
-	      "  -v, --verbose  print each change as it is made\n",
+	      "  -v, --verbose  print each change as it is made\n"
+	      "  --prune        first remove the directories and links that\n"
+	      "                 the tree has under FILE's directories and\n"
+	      "                 FILE does not (see configfs diff)\n",
 	      out);
+}
+
+/*
+ * Removes what the tree has and the file does not, before anything is
+ * applied: a name the file gives an item may be taken by another now.
+ * Returns the number of problems, reported.
+ */
+static int restore_prune(struct plan *plan, struct fs *fs, bool verbose)
+{
+	struct extras x;
+	int ret;
+
+	ret = extras_find(&x, plan, fs, NULL);
+	if (ret)
+		cfs_err(NULL, "--prune: the tree could not be read whole; nothing removed");
+	else
+		ret = prune_extras(&x, fs, verbose);
+	extras_free(&x);
+	return ret ? 1 : 0;
 }
 
 int cmd_restore(int argc, char **argv)
@@ -22,12 +45,15 @@ int cmd_restore(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "prune", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script script;
 	unsigned int flags = 0;
 	bool dry_run = false;
+	bool prune = false;
+	int nr_pruned = 0;
 	struct plan plan;
 	const char *file;
 	struct fs fs;
@@ -41,6 +67,9 @@ int cmd_restore(int argc, char **argv)
 			break;
 		case 'v':
 			flags |= APPLY_VERBOSE;
+			break;
+		case 'p':
+			prune = true;
 			break;
 		case 'h':
 			restore_usage(stdout);
@@ -63,15 +92,19 @@ int cmd_restore(int argc, char **argv)
 		goto out;
 	}
 	if (dry_run) {
-		apply_describe(&plan, &fs, NULL, 0, stdout);
-		ret = CFS_EXIT_OK;
-	} else {
-		ret = apply_plan(&plan, &fs, file, flags);
-		if (ret)
-			cfs_err(file, "%d of %zu statements not applied", ret,
-				plan.nr_ops);
-		ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+		ret = apply_describe(&plan, &fs, NULL,
+				     prune ? APPLY_EXTRAS : 0, stdout);
+		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_OK;
+		goto out_fs;
 	}
+	if (prune)
+		nr_pruned = restore_prune(&plan, &fs, flags & APPLY_VERBOSE);
+	ret = apply_plan(&plan, &fs, file, flags);
+	if (ret)
+		cfs_err(file, "%d of %zu statements not applied", ret,
+			plan.nr_ops);
+	ret = ret || nr_pruned ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+out_fs:
 	fs_close(&fs);
 out:
 	plan_free(&plan);
