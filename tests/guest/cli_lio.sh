@@ -37,7 +37,9 @@ file_gets_a_serial() {
 save_with_control() {
 	cli_save /tmp/lio.0 target || return
 	x grep -q "^# write-only, not saved: $CTL " /tmp/lio.0 || return
-	echo "set $CTL \"$CTL_VALUE\"" >> /tmp/lio.0
+	# Before the end line, as in any edit of a saved file.
+	x sed -i '/^end$/d' /tmp/lio.0 || return
+	printf '%s\n' "set $CTL \"$CTL_VALUE\"" end >> /tmp/lio.0
 	cfg save -k /tmp/lio.0 -o /tmp/lio.1 target || return
 	cut -c 1-160 /tmp/lio.1 | sed 's/^/# | /'
 	x grep -qxF "set $CTL $CTL_VALUE" /tmp/lio.1

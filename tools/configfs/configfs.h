@@ -248,11 +248,14 @@ struct stmt {
 	unsigned int line;
 };
 
+#define FORMAT_VERSION		1
+
 struct script {
 	struct arena arena;
 	struct stmt *stmts;
 	size_t nr_stmts;
 	size_t cap;
+	unsigned int version;	/* 0: a file from before version lines */
 };
 
 int format_parse(struct script *script, const char *name, const char *text,
@@ -264,6 +267,7 @@ void script_free(struct script *script);
 void format_put_token(FILE *out, const char *s, size_t len);
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st);
 void format_print_header(FILE *out);
+void format_print_end(FILE *out);
 void format_print_note(FILE *out, const char *what, const char *path,
 		       const char *detail);
 bool format_is_off_value(const char *s, size_t len);

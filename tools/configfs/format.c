@@ -7,6 +7,10 @@
  * in double quotes with C-like escapes. A line whose first non-blank
  * character is '#' is a comment. The whole file is checked before any
  * statement runs; every bad line is reported with its number.
+ *
+ * A file begins with "version 1" and ends with "end", so that one cut
+ * short is refused; a file without a version line, from before there
+ * were any, is still read, with a warning.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +63,8 @@ struct format_line {
 	unsigned int line;
 	struct format_word words[4];
 	int nr_words;
+	unsigned int end_line;	/* of "end", once seen */
+	bool seen_stmt;		/* a statement, valid or not */
 };
 
 static void format_line_err(struct format_line *fl, const char *fmt,
@@ -172,6 +178,13 @@ void format_print_header(FILE *out)
 	      "#   configfs restore FILE\n"
 	      "# Statement order does not matter; restore finds its own.\n",
 	      out);
+	fprintf(out, "version %d\n", FORMAT_VERSION);
+}
+
+/* The last line of a file: without it, the file was cut short. */
+void format_print_end(FILE *out)
+{
+	fputs("end\n", out);
 }
 
 /* A comment naming something that is not saved, and why. */
@@ -428,6 +441,44 @@ struct stmt *script_add(struct script *script, enum stmt_kind kind,
 	return st;
 }
 
+/*
+ * "version N" first and "end" last; returns 1 for any other statement,
+ * which must come between them.
+ */
+static int format_marker(struct format_line *fl)
+{
+	struct format_word *w = fl->words;
+	bool seen = fl->seen_stmt;
+
+	fl->seen_stmt = true;
+	if (fl->end_line) {
+		format_line_err(fl, "%s", "a statement after \"end\"");
+		return -EINVAL;
+	}
+	if (!strcmp(w[0].s, "end")) {
+		if (fl->nr_words != 1) {
+			format_line_err(fl, "%s", "\"end\" takes no word");
+			return -EINVAL;
+		}
+		fl->end_line = fl->line;
+		return 0;
+	}
+	if (strcmp(w[0].s, "version"))
+		return 1;
+	if (seen) {
+		format_line_err(fl, "%s",
+				"\"version\" must be the first statement");
+		return -EINVAL;
+	}
+	if (fl->nr_words != 2 || strcmp(w[1].s, "1")) {
+		format_line_err(fl, "unsupported format \"%s\": this configfs reads version 1",
+				fl->nr_words == 2 ? w[1].s : "version");
+		return -EINVAL;
+	}
+	fl->script->version = FORMAT_VERSION;
+	return 0;
+}
+
 static int format_statement(struct format_line *fl)
 {
 	static const int nr_args[] = {
@@ -483,6 +534,22 @@ static int format_statement(struct format_line *fl)
 	return 0;
 }
 
+/* One line with a statement; returns 0 or -EINVAL, reported. */
+static int format_line(struct format_line *fl, const char *p,
+		       const char *end)
+{
+	int ret = format_split(fl, p, end);
+
+	if (ret) {
+		fl->seen_stmt = true;
+		return ret;
+	}
+	ret = format_marker(fl);
+	if (ret == 1)
+		ret = format_statement(fl);
+	return ret;
+}
+
 /*
  * Parses @text into @script, reporting each bad line as "NAME:LINE: why".
  * Returns the number of bad lines; the script holds only good statements.
@@ -518,12 +585,17 @@ int format_parse(struct script *script, const char *name, const char *text,
 		} else {
 			for (q = p; q < stop && (*q == ' ' || *q == '\t'); q++)
 				;
-			if (q < stop && *q != '#' &&
-			    (format_split(&fl, q, stop) ||
-			     format_statement(&fl)))
+			if (q < stop && *q != '#' && format_line(&fl, q, stop))
 				nr_bad++;
 		}
 		p = eol ? eol + 1 : end;
+	}
+	if (script->version && !fl.end_line) {
+		format_line_err(&fl, "%s",
+				"the file stops here, with no \"end\" line: cut short?");
+		nr_bad++;
+	} else if (!script->version && fl.seen_stmt && !nr_bad) {
+		cfs_err(name, "warning: no \"version\" line; read as an old save, which cannot show that it is whole");
 	}
 	return nr_bad;
 }

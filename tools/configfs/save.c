@@ -192,6 +192,8 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 		save_link(&s, tree.top);
 		break;
 	}
+	fputc('\n', out);
+	format_print_end(out);
 	ret = tree.nr_errors;
 	free(s.keep);
 	tree_free(&tree);
