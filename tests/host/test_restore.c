@@ -311,7 +311,7 @@ static void restore_sets_a_tcm_loop_nexus_before_its_luns(void)
 #define VPD "target/core/fileio_0/disk/wwn/vpd_unit_serial"
 #define ENABLE_X2 "set target/core/fileio_0/disk/enable \"x: 2\"\n"
 
-static void restore_writes_a_labelled_value_without_its_label(void)
+static void restore_writes_a_labelled_value_without_its_label_never_speculatively(void)
 {
 	struct fake f;
 	char *s;
@@ -329,6 +329,9 @@ static void restore_writes_a_labelled_value_without_its_label(void)
 	user_set(&f, "target/core/fileio_0/disk/enable", "x: 1");
 	EXPECT(fake_restore_text(&f, ENABLE_X2) == 0);
 	EXPECT_STR(fake_value(&f, "target/core/fileio_0/disk/enable"), "x: 2");
+	/* Never a value the file does not hold: "2" was not written. */
+	EXPECT(fake_log_pos(&f, "set target/core/fileio_0/disk/enable=2") ==
+	       -1);
 	free(s);
 	fake_free(&f);
 }
@@ -611,7 +614,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(restore_links_a_partial_gadget_before_binding_it),
 	KTAP_CASE(restore_configures_nvmet_ports_before_linking_them),
 	KTAP_CASE(restore_sets_a_tcm_loop_nexus_before_its_luns),
-	KTAP_CASE(restore_writes_a_labelled_value_without_its_label),
+	KTAP_CASE(restore_writes_a_labelled_value_without_its_label_never_speculatively),
 	KTAP_CASE(restore_undoes_a_link_that_blocks_port_changes),
 	KTAP_CASE(restore_reports_what_it_could_not_apply),
 	KTAP_CASE(restore_reports_statements_under_a_failed_mkdir),

@@ -102,9 +102,10 @@ static size_t apply_label_len(const char *cur, size_t len, const char *val,
 
 /*
  * Writes @val (@vlen bytes) to @path, whose value was @cur (@len bytes,
- * NULL if unknown). When both begin with the same label, the value is
- * written without it, then read back: if that did not give @val, it is
- * written whole, as for any other attribute.
+ * NULL if unknown), whole: nothing but what the file says is written
+ * first. When both begin with the same label and the attribute then reads
+ * the label twice, it shows a label before what it stores: the value is
+ * written again without its label, which is exactly what it stores.
  */
 static int apply_write(struct apply *a, const char *path, const char *val,
 		       size_t vlen, const char *cur, size_t len)
@@ -112,13 +113,15 @@ static int apply_write(struct apply *a, const char *path, const char *val,
 	size_t label = apply_label_len(cur, len, val, vlen);
 	const char *now;
 	size_t now_len;
+	int ret;
 
-	if (label &&
-	    !fs_write_value(a->fs, path, val + label, vlen - label) &&
-	    !apply_read(a, path, &now, &now_len) && now_len == vlen &&
-	    !memcmp(now, val, vlen))
+	ret = fs_write_value(a->fs, path, val, vlen);
+	if (ret || !label || apply_read(a, path, &now, &now_len))
+		return ret;
+	if (now_len != label + vlen || memcmp(now, val, label) ||
+	    memcmp(now + label, val, vlen))
 		return 0;
-	return fs_write_value(a->fs, path, val, vlen);
+	return fs_write_value(a->fs, path, val + label, vlen - label);
 }
 
 static int apply_set(struct apply *a, struct op *op, bool switches)
