@@ -412,6 +412,50 @@ static void sys_tree_json_escapes_values(void)
 	EXPECT(strstr(out, "\"access\":\"wo\""));
 	EXPECT(out[0] == '[' && strstr(out, "}\n]\n"));
 	free(out);
+	/* Names need not be UTF-8 either: hex, as values. */
+	mkdir(at("nvmet/ports/1/\xff"), 0755);
+	EXPECT(RUN(&out, "tree", "--json", "nvmet/ports/1") == 0);
+	EXPECT(strstr(out, "{\"path_hex\":\"6e766d65742f706f7274732f312fff\",\"type\":\"dir\""));
+	EXPECT(!memchr(out, 0xff, strlen(out)));
+	free(out);
+	rm_root();
+}
+
+/*
+ * Every problem of a file in one run, each with the whole file name and
+ * its line: a syntax error and a conflict together.
+ */
+static void sys_restore_reports_syntax_errors_and_conflicts_at_once(void)
+{
+	const char *name =
+		"../a-save-file-with-a-name-longer-than-64-bytes-to-see-it-whole.save";
+	const char *text = "version 1\nmkdir a\nset a/x \"1\nmkdir a\nend\n";
+	char *out;
+
+	mk_root();
+	put(name, 0644, text, strlen(text));
+	EXPECT(RUN(&out, "restore", (char *)at(name)) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "-to-see-it-whole.save:3: unterminated quote"));
+	EXPECT(strstr(ktap_stderr(), "-to-see-it-whole.save:4: a: given twice; first at (line 2)"));
+	EXPECT(access(at("a"), F_OK));
+	unlink(at(name));
+	rm_root();
+}
+
+static void sys_tree_and_save_agree_on_a_missing_path(void)
+{
+	char *out;
+
+	mk_root();
+	EXPECT(RUN(&out, "tree", "nope") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(RUN(&out, "save", "nope") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../n.save"), "nope") ==
+	       CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(access(at("../n.save"), F_OK) && errno == ENOENT);
 	rm_root();
 }
 
@@ -824,6 +868,55 @@ static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
 	rm_root();
 }
 
+int cfs_main(int argc, char **argv);
+
+/* The program's own main(), as the shell runs it; returns its status. */
+static int run_main(char **out, int argc, char **argv)
+{
+	FILE *cap = tmpfile();
+	int saved = dup(1);
+	size_t len;
+	int ret;
+
+	fflush(stdout);
+	dup2(fileno(cap), 1);
+	optind = 0;
+	ret = cfs_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	cfs_opts.prog = "configfs";
+	len = ftell(cap);
+	*out = calloc(1, len + 1);
+	rewind(cap);
+	if (fread(*out, 1, len, cap) != len)
+		abort();
+	fclose(cap);
+	return ret;
+}
+
+#define MAIN(out, ...)							\
+	run_main(out, sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *),	\
+		 (char *[]){ __VA_ARGS__, NULL })
+
+static void cli_help_cmd_and_the_program_name(void)
+{
+	char *out;
+
+	EXPECT(MAIN(&out, "/usr/sbin/configfs", "help", "save") == 0);
+	EXPECT(!strncmp(out, "usage: configfs save [-o FILE]", 30));
+	free(out);
+	EXPECT(MAIN(&out, "configfs", "help", "bogus") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "configfs: bogus: unknown command; see configfs --help"));
+	EXPECT(MAIN(&out, "/opt/bin/cfs", "rm", "--help") == 0);
+	EXPECT(strstr(out, "usage: cfs rm [-r] [-v] PATH...\n       cfs rm --all"));
+	free(out);
+	EXPECT(MAIN(&out, "/opt/bin/cfs", "bogus") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "cfs: bogus: unknown command; see cfs --help"));
+}
+
 static void cli_help_and_usage_exit_codes(void)
 {
 	char *out;
@@ -857,6 +950,8 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
+	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
+	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
 	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),
@@ -870,6 +965,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_commit_refuses_a_name_both_pending_and_live),
 	KTAP_CASE(sys_rm_uncommits_a_live_item_and_recommits_on_refusal),
 	KTAP_CASE(cli_help_and_usage_exit_codes),
+	KTAP_CASE(cli_help_cmd_and_the_program_name),
 };
 
 const size_t nr_sys_cases = ARRAY_SIZE(sys_cases);

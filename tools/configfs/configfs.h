@@ -49,6 +49,7 @@ struct arena {
 };
 
 __printf(2, 3) void cfs_err(const char *object, const char *fmt, ...);
+void cfs_usage_line(FILE *out, const char *rest);
 const char *cfs_strerror(int err);
 __noreturn void cfs_out_of_memory(void);
 void *xmalloc(size_t size);
@@ -65,6 +66,7 @@ size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp);
 int read_whole_file(const char *file, char **text, size_t *len);
 bool json_is_utf8(const char *s, size_t len);
 void json_string(FILE *out, const char *s, size_t len);
+void json_member(FILE *out, const char *key, const char *s, size_t len);
 void json_field(FILE *out, const char *key, const char *s, size_t len);
 
 /* fs.c */

@@ -9,8 +9,8 @@
 
 static void diff_usage(FILE *out)
 {
-	fputs("usage: configfs diff FILE [PATH]\n"
-	      "Show how the tree differs from FILE, under PATH only if given:\n"
+	cfs_usage_line(out, "diff FILE [PATH]");
+	fputs("Show how the tree differs from FILE, under PATH only if given:\n"
 	      "'+' lines restore would apply, '-' lines the values they\n"
 	      "replace, '!' lines it could not apply; then, as '-' lines, the\n"
 	      "directories and links the tree has and FILE does not (what\n"

@@ -126,9 +126,9 @@ static struct pnode *plan_lookup(struct plan *plan, const char *path)
 static void plan_bad(struct plan_ctx *ctx, unsigned int line,
 		     const char *path, const char *why, unsigned int other)
 {
-	char object[64];
+	char *object = arena_printf(&ctx->plan->arena, "%s:%u", ctx->file,
+				    line);
 
-	snprintf(object, sizeof(object), "%s:%u", ctx->file, line);
 	if (other)
 		cfs_err(object, "%s: %s (line %u)", path, why, other);
 	else
@@ -563,19 +563,22 @@ int plan_build(struct plan *plan, const struct script *script,
 }
 
 /*
- * Reads @file and plans it, for restore and diff. Returns an exit code;
- * @script and @plan are to be freed whatever it is.
+ * Reads @file and plans it, for restore and diff. The good statements of
+ * a file with bad lines are planned too, so that its conflicts are
+ * reported in the same run. Returns an exit code; @script and @plan are
+ * to be freed whatever it is.
  */
 int plan_load(struct plan *plan, struct script *script, const char *file)
 {
+	const char *name = strcmp(file, "-") ? file : "<stdin>";
 	int ret;
 
 	memset(script, 0, sizeof(*script));
 	memset(plan, 0, sizeof(*plan));
 	ret = format_load(script, file);
-	if (ret)
-		return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
-	if (plan_build(plan, script, file))
+	if (ret < 0)
+		return CFS_EXIT_SYSTEM;
+	if (plan_build(plan, script, name) || ret)
 		return CFS_EXIT_USAGE;
 	return CFS_EXIT_OK;
 }

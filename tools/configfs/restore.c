@@ -10,8 +10,8 @@
 
 static void restore_usage(FILE *out)
 {
-	fputs("usage: configfs restore [-n] [-v] [--prune] FILE\n"
-	      "Recreate what FILE describes; FILE \"-\" is standard input.\n"
+	cfs_usage_line(out, "restore [-n] [-v] [--prune] FILE");
+	fputs("Recreate what FILE describes; FILE \"-\" is standard input.\n"
 	      "  -n, --dry-run  show what would change, in the order restore\n"
 	      "                 would first try it, and change nothing\n"
 	      "  -v, --verbose  print each change as it is made\n"

@@ -272,9 +272,9 @@ int rm_paths(struct fs *fs, char **paths, int nr_paths, bool recursive,
 
 static void rm_usage(FILE *out)
 {
-	fputs("usage: configfs rm [-r] [-v] PATH...\n"
-	      "       configfs rm --all [-v]\n"
-	      "Remove links and directories. With -r, a whole subtree: links\n"
+	cfs_usage_line(out, "rm [-r] [-v] PATH...");
+	fprintf(out, "       %s rm --all [-v]\n", cfs_opts.prog);
+	fputs("Remove links and directories. With -r, a whole subtree: links\n"
 	      "into and inside it, then its directories, children first;\n"
 	      "default groups go with their parents. A relative PATH is from\n"
 	      "the current directory when that is in the tree, else from the\n"

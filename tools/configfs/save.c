@@ -202,8 +202,8 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 
 static void save_usage(FILE *out)
 {
-	fputs("usage: configfs save [-o FILE] [-k OLD] [PATH]\n"
-	      "Write the tree under PATH (default: all) as statements that\n"
+	cfs_usage_line(out, "save [-o FILE] [-k OLD] [PATH]");
+	fputs("Write the tree under PATH (default: all) as statements that\n"
 	      "configfs restore applies.\n"
 	      "  -o, --output FILE  write to FILE (replaced whole), not stdout;\n"
 	      "                     a new FILE is made 0600; \"-\": stdout\n"
@@ -345,7 +345,7 @@ static int save_to_file(struct fs *fs, const char *path,
 	if (ret) {
 		fclose(out);
 		cfs_err(file, "not written: the tree could not be read whole");
-		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_FAIL;
+		ret = CFS_EXIT_FAIL;
 		goto out_unlink;
 	}
 	if (fflush(out) || fsync(fileno(out)) || fclose(out)) {
@@ -421,8 +421,9 @@ int cmd_save(int argc, char **argv)
 	if (file && strcmp(file, "-")) {
 		ret = save_to_file(&fs, path, &keep, file);
 	} else {
+		/* A PATH that is not there: 1, as for tree. */
 		ret = save_tree(&fs, path, &keep, stdout);
-		ret = ret < 0 ? CFS_EXIT_SYSTEM : ret ? CFS_EXIT_FAIL : 0;
+		ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 	}
 out:
 	arena_free(&arena);
