@@ -443,6 +443,28 @@ static void sys_restore_reports_syntax_errors_and_conflicts_at_once(void)
 	rm_root();
 }
 
+static void sys_restore_if_exists_is_no_error_without_a_file(void)
+{
+	char *out;
+
+	mk_root();
+	EXPECT(RUN(&out, "restore", "--if-exists", (char *)at("../none")) ==
+	       0);
+	EXPECT_STR(out, "");
+	free(out);
+	EXPECT_STR(ktap_stderr(), "");
+	EXPECT(RUN(&out, "restore", (char *)at("../none")) ==
+	       CFS_EXIT_SYSTEM);
+	free(out);
+	/* A file that is there but bad is an error all the same. */
+	put("../bad.save", 0644, "mkdir\n", 6);
+	EXPECT(RUN(&out, "restore", "--if-exists", (char *)at("../bad.save"))
+	       == CFS_EXIT_USAGE);
+	free(out);
+	unlink(at("../bad.save"));
+	rm_root();
+}
+
 static void sys_tree_and_save_agree_on_a_missing_path(void)
 {
 	char *out;
@@ -952,6 +974,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
 	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
 	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),
+	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
 	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),

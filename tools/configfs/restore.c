@@ -4,7 +4,10 @@
  * checked whole first; a bad line stops everything before any change.
  * With --prune, what the file does not have is removed first.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "configfs.h"
 
@@ -17,7 +20,9 @@ static void restore_usage(FILE *out)
 	      "  -v, --verbose  print each change as it is made\n"
 	      "  --prune        first remove the directories and links that\n"
 	      "                 the tree has under FILE's directories and\n"
-	      "                 FILE does not (see configfs diff)\n",
+	      "                 FILE does not (see configfs diff)\n"
+	      "  --if-exists    no FILE is no error: nothing to restore (at\n"
+	      "                 boot, before anything was saved)\n",
 	      out);
 }
 
@@ -46,6 +51,7 @@ int cmd_restore(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "prune", no_argument, NULL, 'p' },
+		{ "if-exists", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -53,6 +59,7 @@ int cmd_restore(int argc, char **argv)
 	unsigned int flags = 0;
 	bool dry_run = false;
 	bool prune = false;
+	bool if_exists = false;
 	int nr_pruned = 0;
 	struct plan plan;
 	const char *file;
@@ -71,6 +78,9 @@ int cmd_restore(int argc, char **argv)
 		case 'p':
 			prune = true;
 			break;
+		case 'e':
+			if_exists = true;
+			break;
 		case 'h':
 			restore_usage(stdout);
 			return CFS_EXIT_OK;
@@ -84,6 +94,12 @@ int cmd_restore(int argc, char **argv)
 		return CFS_EXIT_USAGE;
 	}
 	file = argv[optind];
+	if (if_exists && strcmp(file, "-") && access(file, F_OK) &&
+	    errno == ENOENT) {
+		if (flags & APPLY_VERBOSE)
+			printf("# %s: no such file, nothing to restore\n", file);
+		return CFS_EXIT_OK;
+	}
 	ret = plan_load(&plan, &script, file);
 	if (ret)
 		goto out;
