@@ -465,6 +465,66 @@ static void sys_restore_if_exists_is_no_error_without_a_file(void)
 	rm_root();
 }
 
+/*
+ * A save records the modules that use configfs, through others too; a
+ * restore loads those that are missing before anything else.
+ */
+static void sys_save_records_client_modules_and_restore_loads_them(void)
+{
+	char *modprobe;
+	char *mods;
+	char *out;
+	char *text;
+
+	mk_root();
+	mkdir(at("zz"), 0755);
+	mkdir(at("zz/mods"), 0755);
+	mkdir(at("zz/mods/configfs"), 0755);
+	mkdir(at("zz/mods/configfs/holders"), 0755);
+	mkdir(at("zz/mods/configfs/holders/nvmet"), 0755);
+	mkdir(at("zz/mods/nvmet"), 0755);
+	mkdir(at("zz/mods/nvmet/holders"), 0755);
+	mkdir(at("zz/mods/nvmet/holders/nvmet_tcp"), 0755);
+	mkdir(at("zz/mods/nvmet_tcp"), 0755);
+	mkdir(at("nvmet"), 0755);
+	put("zz/modprobe", 0755, "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
+	    "[ \"$2\" != bad ]\n", 48);
+	/* at() reuses its buffers: copies. */
+	mods = strdup(at("zz/mods"));
+	modprobe = strdup(at("zz/modprobe"));
+	cfs_opts.modules = mods;
+	cfs_opts.modprobe = modprobe;
+	EXPECT(RUN(&out, "save", "nvmet") == 0);
+	EXPECT(strstr(out, "version 1\nmodule nvmet\nmodule nvmet_tcp\n\n"));
+	free(out);
+	put("../m.save", 0644, "version 1\nmodule nvmet\nmodule nvmet_tcp\n"
+	    "mkdir nvmet\nend\n", 56);
+	EXPECT(RUN(&out, "diff", (char *)at("../m.save")) == 0);
+	free(out);
+	rmdir(at("zz/mods/nvmet_tcp"));
+	EXPECT(RUN(&out, "diff", (char *)at("../m.save")) == CFS_EXIT_FAIL);
+	EXPECT_STR(out, "+module nvmet_tcp\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../m.save")) == 0);
+	EXPECT_STR(out, "module nvmet_tcp\n");
+	free(out);
+	text = get("zz/modprobe.log");
+	EXPECT_STR(text, "-q nvmet_tcp\n");
+	free(text);
+	put("../b.save", 0644, "version 1\nmodule bad\nend\n", 25);
+	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "bad: "));
+	EXPECT(strstr(ktap_stderr(), "modprobe failed (exit status 1)"));
+	cfs_opts.modules = NULL;
+	cfs_opts.modprobe = NULL;
+	free(mods);
+	free(modprobe);
+	unlink(at("../m.save"));
+	unlink(at("../b.save"));
+	rm_root();
+}
+
 static void sys_tree_and_save_agree_on_a_missing_path(void)
 {
 	char *out;
@@ -975,6 +1035,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
 	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),
 	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
+	KTAP_CASE(sys_save_records_client_modules_and_restore_loads_them),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
 	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),

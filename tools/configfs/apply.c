@@ -319,6 +319,8 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	case STMT_COMMIT:
 		ret = apply_commit(a, op);
 		break;
+	case STMT_MODULE:
+		break;		/* never in a plan: module.c */
 	}
 	if (ret == APPLY_DEFERRED) {
 		*deferred = true;
@@ -838,6 +840,8 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 			/* Not live yet: made or found in pending/. */
 			if (op->state != OP_DONE)
 				describe_line(&d, "+", op->st, NULL);
+			break;
+		case STMT_MODULE:
 			break;
 		}
 	}

@@ -37,6 +37,13 @@
 struct cfs_opts {
 	const char *root;	/* NULL: $CONFIGFS_ROOT or the default */
 	const char *prog;	/* for messages: "configfs" */
+	/*
+	 * Loaded modules (/sys/module) and the program that loads one
+	 * (modprobe). NULL: those, on a configfs root; none on a stand-in
+	 * root, whose modules are not the host's. Tests set them.
+	 */
+	const char *modules;
+	const char *modprobe;
 };
 
 extern struct cfs_opts cfs_opts;
@@ -237,6 +244,7 @@ enum stmt_kind {
 	STMT_CHMOD,
 	STMT_CHOWN,
 	STMT_COMMIT,	/* made by the planner, never read from a file */
+	STMT_MODULE,	/* path: a module's name */
 };
 
 struct stmt {
@@ -348,6 +356,13 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags);
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out);
+
+/* module.c */
+
+int module_save(struct fs *fs, FILE *out);
+bool module_loaded(struct fs *fs, const char *name);
+int module_describe(struct fs *fs, const struct script *script, FILE *out);
+int module_load(struct fs *fs, const struct script *script, bool verbose);
 
 /* prune.c */
 

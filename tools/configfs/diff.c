@@ -32,6 +32,7 @@ int cmd_diff(int argc, char **argv)
 	struct plan plan;
 	struct fs fs;
 	int ret;
+	int nr;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -61,9 +62,11 @@ int cmd_diff(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
+	nr = module_describe(&fs, &script, stdout);
 	ret = apply_describe(&plan, &fs, under, APPLY_BY_LINE | APPLY_EXTRAS,
 			     stdout);
-	ret = ret < 0 ? CFS_EXIT_SYSTEM : ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+	ret = ret < 0 ? CFS_EXIT_SYSTEM : ret || nr ? CFS_EXIT_FAIL :
+	      CFS_EXIT_OK;
 out_fs:
 	arena_free(&arena);
 	fs_close(&fs);

@@ -42,13 +42,14 @@ static const struct format_kw format_kws[] = {
 	{ "link", STMT_LINK },
 	{ "chmod", STMT_CHMOD },
 	{ "chown", STMT_CHOWN },
+	{ "module", STMT_MODULE },
 };
 
 /* Every statement kind's keyword, for printing; commit is never parsed. */
 static const char *const format_names[] = {
 	[STMT_MKDIR] = "mkdir", [STMT_SET] = "set", [STMT_LINK] = "link",
 	[STMT_CHMOD] = "chmod", [STMT_CHOWN] = "chown",
-	[STMT_COMMIT] = "commit",
+	[STMT_COMMIT] = "commit", [STMT_MODULE] = "module",
 };
 
 /* One word of a line, unescaped into the script's arena. */
@@ -155,6 +156,7 @@ void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
 	switch (st->kind) {
 	case STMT_MKDIR:
 	case STMT_COMMIT:
+	case STMT_MODULE:
 		break;
 	case STMT_SET:
 	case STMT_LINK:
@@ -366,6 +368,26 @@ static int format_check_path(struct format_line *fl, const char *what,
 	return 0;
 }
 
+/* A module's name, as modprobe takes it: at most 55 bytes, [A-Za-z0-9_-]. */
+static int format_check_module(struct format_line *fl,
+			       const struct format_word *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->len; i++) {
+		char c = w->s[i];
+
+		if (!(c == '_' || c == '-' || (c >= '0' && c <= '9') ||
+		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			break;
+	}
+	if (!w->len || w->len > 55 || i < w->len) {
+		format_line_err(fl, "bad module name \"%s\"", w->s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int format_mode(struct format_line *fl, const struct format_word *w,
 		       mode_t *mode)
 {
@@ -483,7 +505,7 @@ static int format_statement(struct format_line *fl)
 {
 	static const int nr_args[] = {
 		[STMT_MKDIR] = 1, [STMT_SET] = 2, [STMT_LINK] = 2,
-		[STMT_CHMOD] = 2, [STMT_CHOWN] = 2,
+		[STMT_CHMOD] = 2, [STMT_CHOWN] = 2, [STMT_MODULE] = 1,
 	};
 	struct format_word *w = fl->words;
 	struct stmt st = { .line = fl->line };
@@ -504,12 +526,17 @@ static int format_statement(struct format_line *fl)
 				w[0].s);
 		return -EINVAL;
 	}
-	if (format_check_path(fl, "path", &w[1]))
+	if (st.kind == STMT_MODULE) {
+		if (format_check_module(fl, &w[1]))
+			return -EINVAL;
+	} else if (format_check_path(fl, "path", &w[1])) {
 		return -EINVAL;
+	}
 	st.path = w[1].s;
 	switch (st.kind) {
 	case STMT_MKDIR:
 	case STMT_COMMIT:
+	case STMT_MODULE:
 		break;
 	case STMT_SET:
 		st.arg = w[2].s;

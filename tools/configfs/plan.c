@@ -232,6 +232,8 @@ static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
 	struct pnode *target = NULL;
 	struct pnode *n;
 
+	if (st->kind == STMT_MODULE)
+		return;
 	n = plan_get(ctx, st->path, st->line);
 	if (!n)
 		return;
@@ -262,6 +264,8 @@ static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
 		break;
 	case STMT_COMMIT:
 		return;		/* the planner's own, never in a script */
+	case STMT_MODULE:
+		return;		/* loaded before the plan runs: module.c */
 	}
 	if (*slot) {
 		plan_bad(ctx, st->line, st->path, "given twice; first at",
@@ -706,6 +710,8 @@ bool plan_ready(const struct op *op)
 		return plan_present(n->kind == PN_DIR ? n : n->parent);
 	case STMT_COMMIT:
 		return plan_present(n->parent) && plan_configured(n);
+	case STMT_MODULE:
+		break;		/* never in a plan */
 	}
 	return false;
 }

@@ -61,6 +61,7 @@ int cmd_restore(int argc, char **argv)
 	bool prune = false;
 	bool if_exists = false;
 	int nr_pruned = 0;
+	int nr_modules;
 	struct plan plan;
 	const char *file;
 	struct fs fs;
@@ -108,18 +109,21 @@ int cmd_restore(int argc, char **argv)
 		goto out;
 	}
 	if (dry_run) {
+		module_describe(&fs, &script, stdout);
 		ret = apply_describe(&plan, &fs, NULL,
 				     prune ? APPLY_EXTRAS : 0, stdout);
 		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_OK;
 		goto out_fs;
 	}
+	/* A module that fails shows again as the directories it did not make. */
+	nr_modules = module_load(&fs, &script, flags & APPLY_VERBOSE);
 	if (prune)
 		nr_pruned = restore_prune(&plan, &fs, flags & APPLY_VERBOSE);
 	ret = apply_plan(&plan, &fs, file, flags);
 	if (ret)
 		cfs_err(file, "%d of %zu statements not applied", ret,
 			plan.nr_ops);
-	ret = ret || nr_pruned ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+	ret = ret || nr_pruned || nr_modules ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 out_fs:
 	fs_close(&fs);
 out:

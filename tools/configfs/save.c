@@ -180,6 +180,7 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 		qsort(s.keep, s.nr_keep, sizeof(*s.keep), save_cmp_stmt);
 	}
 	format_print_header(out);
+	module_save(fs, out);
 	fputc('\n', out);
 	switch (tree.top->kind) {
 	case NODE_DIR:
