@@ -525,6 +525,42 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	rm_root();
 }
 
+static void sys_restore_paths_applies_only_those_subtrees(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../p.save")) == 0);
+	free(out);
+	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../p.save"),
+		   "nvmet/subsystems") == 0);
+	EXPECT(strstr(out, "+mkdir nvmet\n"));
+	EXPECT(strstr(out, "+mkdir nvmet/subsystems/nqn.2024-01.io:s1\n"));
+	EXPECT(!strstr(out, "ports"));
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save"),
+		   "nvmet/subsystems") == 0);
+	free(out);
+	EXPECT(!access(at("nvmet/subsystems/nqn.2024-01.io:s1"), F_OK));
+	EXPECT(access(at("nvmet/ports"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save"), "nvmet/bogus") ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "nvmet/bogus: not in the file"));
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save"), "nvmet/ports/1",
+		   "nvmet/subsystems") == 0);
+	free(out);
+	EXPECT(!access(at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1"),
+		       F_OK));
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save")) == 0);
+	free(out);
+	unlink(at("../p.save"));
+	rm_root();
+}
+
 static void sys_tree_and_save_agree_on_a_missing_path(void)
 {
 	char *out;
@@ -1035,6 +1071,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
 	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),
 	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
+	KTAP_CASE(sys_restore_paths_applies_only_those_subtrees),
 	KTAP_CASE(sys_save_records_client_modules_and_restore_loads_them),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),

@@ -774,8 +774,7 @@ static int describe_cmp_line(const void *x, const void *y)
  * Prints what applying @plan would change under @under (NULL: anywhere),
  * as statements marked '+' (would be applied), '-' (the value it would
  * replace) or '!' (would fail). With APPLY_EXTRAS, also what the tree has
- * and the file does not, as '-' lines (first, or last with
- * APPLY_BY_LINE). Returns the number of '+', '!' and such '-' lines, or
+ * and the file does not, last, as '-' lines. Returns the number of '+', '!' and such '-' lines, or
  * -EIO when part of the tree could not be read.
  */
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
@@ -789,9 +788,6 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 	size_t i;
 
 	d.a.buf = xmalloc(CFS_VALUE_MAX + 1);
-	if ((flags & APPLY_EXTRAS) && !(flags & APPLY_BY_LINE) &&
-	    describe_extras(&d, plan, under))
-		d.nr_errors++;
 	apply_find_live(plan, fs);
 	/* First which directories exist: the rest hangs on that. */
 	for (i = 0; i < plan->nr_ops; i++) {
@@ -845,8 +841,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 			break;
 		}
 	}
-	if ((flags & APPLY_EXTRAS) && (flags & APPLY_BY_LINE) &&
-	    describe_extras(&d, plan, under))
+	if ((flags & APPLY_EXTRAS) && describe_extras(&d, plan, under))
 		d.nr_errors++;
 	free(ops);
 	free(d.a.buf);

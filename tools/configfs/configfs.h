@@ -310,6 +310,7 @@ struct op {
 	/* Inside a live item: the paths used until it is committed. */
 	const char *pending;
 	const char *pending_arg;	/* a link into the same item */
+	bool excluded;		/* outside the PATHs of a partial restore */
 };
 
 struct plan {
@@ -344,6 +345,7 @@ enum plan_has {
 
 enum plan_has plan_has(struct plan *plan, const char *path,
 		       const char **target);
+int plan_restrict(struct plan *plan, char **paths, int nr_paths);
 bool plan_is_top(const struct op *op);
 
 /* apply.c */

@@ -619,6 +619,43 @@ enum plan_has plan_has(struct plan *plan, const char *path,
 	return PLAN_HAS_DIR;
 }
 
+/*
+ * For a partial restore: keeps in the plan only what lies under one of
+ * @paths, and the mkdir of each directory above them, so that a PATH is
+ * made if it is missing. Returns the number of @paths the script does
+ * not name, each reported.
+ */
+int plan_restrict(struct plan *plan, char **paths, int nr_paths)
+{
+	size_t kept = 0;
+	int nr_bad = 0;
+	size_t i;
+	int k;
+
+	for (k = 0; k < nr_paths; k++) {
+		if (!paths[k][0] || plan_has(plan, paths[k], NULL))
+			continue;
+		cfs_err(paths[k], "not in the file");
+		nr_bad++;
+	}
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+
+		for (k = 0; k < nr_paths; k++) {
+			if (path_is_under(op->st->path, paths[k]))
+				break;
+			if (op->st->kind == STMT_MKDIR &&
+			    path_is_under(paths[k], op->st->path))
+				break;
+		}
+		op->excluded = k == nr_paths;
+		if (!op->excluded)
+			plan->ops[kept++] = op;
+	}
+	plan->nr_ops = kept;
+	return nr_bad;
+}
+
 /* Is @op a mkdir with no mkdir above it: a top of what the file makes? */
 bool plan_is_top(const struct op *op)
 {
@@ -649,12 +686,17 @@ const char *plan_target_path(const struct op *op)
 	return op->node->target ? op->node->target->path : NULL;
 }
 
-/* Is the directory @n, or its nearest ancestor the script creates, there? */
+/*
+ * Is the directory @n, or its nearest ancestor the script creates, there?
+ * One a partial restore leaves out is taken to be: if it is not, what
+ * needs it fails and says so.
+ */
 static bool plan_present(const struct pnode *n)
 {
 	for (; n; n = n->parent)
 		if (n->mkdir)
-			return n->mkdir->state == OP_DONE;
+			return n->mkdir->state == OP_DONE ||
+			       n->mkdir->excluded;
 	return true;
 }
 
@@ -665,7 +707,8 @@ static bool plan_committed(const struct pnode *item)
 
 static bool plan_settled(const struct op *op)
 {
-	return !op || op->state == OP_DONE || op->state == OP_SKIPPED;
+	return !op || op->excluded || op->state == OP_DONE ||
+	       op->state == OP_SKIPPED;
 }
 
 /* Is everything inside the live item @n made, written and linked? */
