@@ -557,7 +557,7 @@ char *fake_save(struct fake *fake, const char *path)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
-	save_tree(&fake->fs, path, NULL, out);
+	save_tree(&fake->fs, path, NULL, 0, out);
 	fclose(out);
 	return text;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "configfs.h"
 #include "ktap.h"
@@ -463,7 +464,7 @@ static void keep_carries_write_only_values_into_the_next_save(void)
 	user_mkdir(&f, "sub/i");
 	EXPECT(format_parse(&keep, "old", old, strlen(old)) == 0);
 	out = open_memstream(&text, &len);
-	EXPECT(save_tree(&f.fs, "sub", &keep, out) == 0);
+	EXPECT(save_tree(&f.fs, "sub", &keep, 0, out) == 0);
 	fclose(out);
 	EXPECT(strstr(text, "set sub/i/wo \"secret value\"\n"));
 	EXPECT(!strstr(text, "# write-only"));
@@ -600,6 +601,70 @@ static void restore_reports_a_value_the_kernel_changed(void)
 	fake_free(&f);
 }
 
+/* A UDC class directory: a.udc bound to g0, b.udc and c.udc free. */
+static char *make_udc_class(void)
+{
+	char *dir = strdup("/tmp/cfs-udc-XXXXXX");
+	char path[256];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/c.udc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/b.udc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/b.udc/function", dir);
+	f = fopen(path, "w");
+	fputs("\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/a.udc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a.udc/function", dir);
+	f = fopen(path, "w");
+	fputs("g0\n", f);
+	fclose(f);
+	return dir;
+}
+
+static void save_portable_binds_a_gadget_to_any_free_udc(void)
+{
+	char *dir = make_udc_class();
+	char *text = NULL;
+	char cmd[128];
+	size_t n = 0;
+	struct fake f;
+	FILE *out;
+
+	build_gadget(&f);
+	out = open_memstream(&text, &n);
+	EXPECT(save_tree(&f.fs, "usb_gadget", NULL, SAVE_PORTABLE, out) == 0);
+	fclose(out);
+	EXPECT(strstr(text, "\nudc usb_gadget/g1/UDC\n"));
+	EXPECT(!strstr(text, "dummy_udc.0"));
+	EXPECT(rm_paths(&f.fs, (char *[]){ "usb_gadget/g1" }, 1, true,
+			false) == 0);
+	cfs_opts.udc_class = dir;
+	EXPECT(fake_restore_text(&f, text) == 0);
+	EXPECT_STR(fake_value(&f, "usb_gadget/g1/UDC"), "b.udc");
+	EXPECT(fake_nr_links_in(&f, "usb_gadget/g1/configs/c.1") == 2);
+	/* Bound to any: nothing to do. */
+	f.nr_stores = 0;
+	EXPECT(fake_restore_text(&f, text) == 0);
+	EXPECT(f.nr_stores == 0);
+	cfs_opts.udc_class = "/nonexistent";
+	user_set(&f, "usb_gadget/g1/UDC", "");
+	EXPECT(fake_restore_text(&f, text) == 1);
+	EXPECT(strstr(ktap_stderr(), "no free USB device controller"));
+	cfs_opts.udc_class = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		abort();
+	free(dir);
+	free(text);
+	fake_free(&f);
+}
+
 const struct ktap_case restore_cases[] = {
 	KTAP_CASE(save_skips_read_only_and_notes_write_only),
 	KTAP_CASE(save_notes_unreadable_values),
@@ -627,6 +692,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(restore_handles_ten_thousand_items_quickly),
 	KTAP_CASE(restore_rewrites_a_value_a_later_write_reset),
 	KTAP_CASE(restore_reports_a_value_the_kernel_changed),
+	KTAP_CASE(save_portable_binds_a_gadget_to_any_free_udc),
 };
 
 const size_t nr_restore_cases = ARRAY_SIZE(restore_cases);

@@ -124,6 +124,35 @@ static int apply_write(struct apply *a, const char *path, const char *val,
 	return fs_write_value(a->fs, path, val + label, vlen - label);
 }
 
+/*
+ * "udc PATH": a gadget bound to any controller is as the file says; an
+ * unbound one is bound, last in its directory, to the first free one.
+ */
+static int apply_set_any(struct apply *a, struct op *op, bool switches,
+			 const char *path, const char *cur, size_t len)
+{
+	char *name;
+	int ret;
+
+	if (cur && len)
+		return APPLY_DONE;
+	if (cur && !switches)
+		return APPLY_DEFERRED;
+	if (udc_pick(&a->plan->arena, &name)) {
+		op->detail = "no free USB device controller in /sys/class/udc";
+		return -ENODEV;
+	}
+	if (cur) {
+		op->has_old = true;
+		op->old = "";
+		op->old_len = 0;
+	}
+	ret = fs_write_value(a->fs, path, name, strlen(name));
+	if (!ret)
+		op->changed = true;
+	return ret;
+}
+
 static int apply_set(struct apply *a, struct op *op, bool switches)
 {
 	const char *path = plan_op_path(op);
@@ -136,6 +165,8 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 
 	op->has_old = false;
 	ret = fs_lstat(a->fs, path, &fst);
+	if (ret == -ENOENT && a->fs->simulate && st->any)
+		return apply_set_any(a, op, true, path, NULL, 0);
 	if (ret == -ENOENT && a->fs->simulate)
 		goto write;	/* a stand-in for configfs: create it */
 	if (ret == -ENOENT)
@@ -147,6 +178,9 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 		return -EINVAL;
 	}
 	known = (fst.mode & 0444) && !apply_read(a, path, &cur, &len);
+	if (st->any)
+		return apply_set_any(a, op, switches, path, known ? cur : NULL,
+				     len);
 	if (known && len == st->len && !memcmp(cur, st->arg, len))
 		return APPLY_DONE;
 	if (!known && !plan_in_new_dir(op))
@@ -524,7 +558,7 @@ static void apply_verify(struct apply *a)
 		int ret;
 
 		if (st->kind != STMT_SET || op->state != OP_DONE ||
-		    !op->changed)
+		    !op->changed || st->any)
 			continue;
 		if (apply_reads_as(a, path, st, &cur, &len) || !cur)
 			continue;
@@ -673,8 +707,9 @@ static void describe_set(struct describe *d, struct op *op)
 		format_print_stmt(d->out, "# write-only, left alone: ", st);
 		return;
 	}
-	if (len == st->len && !memcmp(cur, st->arg, len))
+	if (st->any ? len > 0 : len == st->len && !memcmp(cur, st->arg, len))
 		return;
+	old.any = false;
 	old.arg = cur;
 	old.len = len;
 	describe_line(d, "-", &old, NULL);

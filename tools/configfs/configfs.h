@@ -44,6 +44,7 @@ struct cfs_opts {
 	 */
 	const char *modules;
 	const char *modprobe;
+	const char *udc_class;	/* NULL: /sys/class/udc */
 };
 
 extern struct cfs_opts cfs_opts;
@@ -256,6 +257,7 @@ struct stmt {
 	uid_t uid;
 	gid_t gid;
 	unsigned int line;
+	bool any;		/* set: "udc PATH", any free UDC */
 };
 
 #define FORMAT_VERSION		1
@@ -366,6 +368,10 @@ bool module_loaded(struct fs *fs, const char *name);
 int module_describe(struct fs *fs, const struct script *script, FILE *out);
 int module_load(struct fs *fs, const struct script *script, bool verbose);
 
+/* udc.c */
+
+int udc_pick(struct arena *arena, char **name);
+
 /* prune.c */
 
 /* A directory or link in the tree that the file does not have. */
@@ -418,8 +424,10 @@ int cmd_watch(int argc, char **argv);
 
 /* save.c, tree.c, restore.c, diff.c, rm.c, why.c */
 
+#define SAVE_PORTABLE		0x1	/* a bound UDC as "udc PATH" */
+
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
-	      FILE *out);
+	      unsigned int flags, FILE *out);
 int cmd_save(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_restore(int argc, char **argv);

@@ -43,6 +43,7 @@ static const struct format_kw format_kws[] = {
 	{ "chmod", STMT_CHMOD },
 	{ "chown", STMT_CHOWN },
 	{ "module", STMT_MODULE },
+	{ "udc", STMT_SET },	/* any free UDC: st->any */
 };
 
 /* Every statement kind's keyword, for printing; commit is never parsed. */
@@ -150,9 +151,13 @@ void format_put_token(FILE *out, const char *s, size_t len)
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
 {
 	fputs(prefix, out);
-	fputs(format_names[st->kind], out);
+	fputs(st->any ? "udc" : format_names[st->kind], out);
 	fputc(' ', out);
 	format_put_token(out, st->path, strlen(st->path));
+	if (st->any) {
+		fputc('\n', out);
+		return;
+	}
 	switch (st->kind) {
 	case STMT_MKDIR:
 	case STMT_COMMIT:
@@ -519,7 +524,8 @@ static int format_statement(struct format_line *fl)
 		return -EINVAL;
 	}
 	st.kind = format_kws[i].kind;
-	if (fl->nr_words - 1 != nr_args[st.kind]) {
+	st.any = !strcmp(w[0].s, "udc");
+	if (fl->nr_words - 1 != (st.any ? 1 : nr_args[st.kind])) {
 		format_line_err(fl, nr_args[st.kind] == 1 ?
 				"\"%s\" takes a path" :
 				"\"%s\" takes a path and one more word",
@@ -539,6 +545,8 @@ static int format_statement(struct format_line *fl)
 	case STMT_MODULE:
 		break;
 	case STMT_SET:
+		if (st.any)
+			break;
 		st.arg = w[2].s;
 		st.len = w[2].len;
 		break;

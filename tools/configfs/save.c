@@ -22,6 +22,7 @@
 
 struct save {
 	FILE *out;
+	unsigned int flags;
 	const struct stmt **keep;	/* write-only values, by path */
 	size_t nr_keep;
 	bool block;		/* lines printed since the last mkdir */
@@ -81,6 +82,9 @@ static void save_attr(struct save *s, const struct node *node)
 		goto modes;
 	switch (node->state) {
 	case ATTR_TEXT:
+		/* A gadget's UDC names this machine's controller. */
+		st.any = (s->flags & SAVE_PORTABLE) && node->len &&
+			 !strcmp(node->name, "UDC");
 		format_print_stmt(s->out, "", &st);
 		break;
 	case ATTR_WRITE_ONLY:
@@ -160,9 +164,9 @@ static void save_dir(struct save *s, const struct node *dir)
  * -errno when @path cannot be read at all.
  */
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
-	      FILE *out)
+	      unsigned int flags, FILE *out)
 {
-	struct save s = { .out = out };
+	struct save s = { .out = out, .flags = flags };
 	struct tree tree;
 	size_t i;
 	int ret;
@@ -203,13 +207,15 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 
 static void save_usage(FILE *out)
 {
-	cfs_usage_line(out, "save [-o FILE] [-k OLD] [PATH]");
+	cfs_usage_line(out, "save [-o FILE] [-k OLD] [--portable] [PATH]");
 	fputs("Write the tree under PATH (default: all) as statements that\n"
 	      "configfs restore applies.\n"
 	      "  -o, --output FILE  write to FILE (replaced whole), not stdout;\n"
 	      "                     a new FILE is made 0600; \"-\": stdout\n"
 	      "  -k, --keep OLD     carry over values of write-only attributes\n"
-	      "                     from OLD, an earlier save edited by hand\n",
+	      "                     from OLD, an earlier save edited by hand\n"
+	      "  --portable         for another machine: a bound gadget's UDC\n"
+	      "                     as \"udc PATH\", any free UDC there\n",
 	      out);
 }
 
@@ -301,7 +307,8 @@ static int save_sync_dir(const char *file)
 }
 
 static int save_to_file(struct fs *fs, const char *path,
-			const struct script *keep, const char *file)
+			const struct script *keep, unsigned int flags,
+			const char *file)
 {
 	char *tmp = xmalloc(strlen(file) + 16);
 	struct stat old;
@@ -342,7 +349,7 @@ static int save_to_file(struct fs *fs, const char *path,
 		ret = CFS_EXIT_SYSTEM;
 		goto out_unlink;
 	}
-	ret = save_tree(fs, path, keep, out);
+	ret = save_tree(fs, path, keep, flags, out);
 	if (ret) {
 		fclose(out);
 		cfs_err(file, "not written: the tree could not be read whole");
@@ -372,6 +379,7 @@ int cmd_save(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep", required_argument, NULL, 'k' },
+		{ "portable", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -382,6 +390,7 @@ int cmd_save(int argc, char **argv)
 	char *path = "";
 	struct fs fs;
 	int ret;
+	unsigned int flags = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+o:k:h", longopts, NULL)) != -1) {
@@ -391,6 +400,9 @@ int cmd_save(int argc, char **argv)
 			break;
 		case 'k':
 			keep_file = optarg;
+			break;
+		case 'p':
+			flags |= SAVE_PORTABLE;
 			break;
 		case 'h':
 			save_usage(stdout);
@@ -420,10 +432,10 @@ int cmd_save(int argc, char **argv)
 		goto out;
 	}
 	if (file && strcmp(file, "-")) {
-		ret = save_to_file(&fs, path, &keep, file);
+		ret = save_to_file(&fs, path, &keep, flags, file);
 	} else {
 		/* A PATH that is not there: 1, as for tree. */
-		ret = save_tree(&fs, path, &keep, stdout);
+		ret = save_tree(&fs, path, &keep, flags, stdout);
 		ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 	}
 out:
