@@ -531,6 +531,7 @@ static void restore_handles_ten_thousand_items_quickly(void)
  * is EBUSY once enabled.
  */
 static bool lio_dev_refuse_when_enabled;
+static bool lio_dev_refuse_when_linked;
 
 static int lio_dev_mkdir(struct fake *fake, const char *path)
 {
@@ -558,6 +559,9 @@ static int lio_dev_store(struct fake *fake, const char *path,
 	if (lio_dev_refuse_when_enabled &&
 	    !strcmp(fake_value(fake, "core/d/enable"), "1"))
 		return -EBUSY;
+	/* LIO: no block_size once a LUN exports the device. */
+	if (lio_dev_refuse_when_linked && fake_nr_links_to(fake, "core/d"))
+		return -EINVAL;
 	return 0;
 }
 
@@ -582,6 +586,26 @@ static void restore_rewrites_a_value_a_later_write_reset(void)
 	EXPECT_STR(fake_value(&f, "core/d/enable"), "1");
 	EXPECT(fake_log_pos(&f, "set core/d/attrib/block_size=4096") <
 	       fake_log_pos(&f, "set core/d/enable=1"));
+	fake_free(&f);
+}
+
+/*
+ * The reset value is written again right after the switch, before the
+ * links: once the device is exported, it would be refused.
+ */
+static void restore_rewrites_a_reset_value_before_the_links(void)
+{
+	struct fake f;
+
+	fake_init(&f, &lio_dev_hooks);
+	fake_dir(&f, "core", false);
+	fake_dir(&f, "lun", false);
+	lio_dev_refuse_when_linked = true;
+	EXPECT(fake_restore_text(&f, LIO_DEV_FILE "link lun/d core/d\n") ==
+	       0);
+	EXPECT_STR(fake_value(&f, "core/d/attrib/block_size"), "4096");
+	EXPECT(fake_nr_links_to(&f, "core/d") == 1);
+	lio_dev_refuse_when_linked = false;
 	fake_free(&f);
 }
 
@@ -691,6 +715,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(diff_shows_changed_added_and_failing_statements),
 	KTAP_CASE(restore_handles_ten_thousand_items_quickly),
 	KTAP_CASE(restore_rewrites_a_value_a_later_write_reset),
+	KTAP_CASE(restore_rewrites_a_reset_value_before_the_links),
 	KTAP_CASE(restore_reports_a_value_the_kernel_changed),
 	KTAP_CASE(save_portable_binds_a_gadget_to_any_free_udc),
 };

@@ -382,6 +382,119 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	return true;
 }
 
+/* @value as the file would hold it, for a message. */
+static const char *apply_quote(struct apply *a, const char *value,
+			       size_t len)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem;
+
+	mem = open_memstream(&text, &size);
+	if (!mem)
+		cfs_out_of_memory();
+	format_put_token(mem, value, len);
+	fclose(mem);
+	value = arena_strdup(&a->plan->arena, text);
+	free(text);
+	return value;
+}
+
+/*
+ * Does @path read as @st sets it? Either as save would keep it, or
+ * whole: a value given with a trailing newline reads back with it.
+ */
+static bool apply_reads_as(struct apply *a, const char *path,
+			   const struct stmt *st, const char **cur,
+			   size_t *len)
+{
+	if (apply_read(a, path, cur, len)) {
+		*cur = NULL;
+		return false;
+	}
+	if (*len == st->len && !memcmp(*cur, st->arg, *len))
+		return true;
+	return a->raw_len == st->len && !memcmp(*cur, st->arg, st->len);
+}
+
+/*
+ * Reads @op's value back, and writes it again if it no longer reads as
+ * written: the kernel changed it since, usually by a later write of this
+ * run (LIO's enable resets attrib/block_size to the backing file's).
+ * Returns true when it reads as the file says; when @final, a value that
+ * still differs is made a failed statement, with what it reads.
+ */
+static bool apply_recheck(struct apply *a, struct op *op, bool final)
+{
+	const char *path = plan_op_path(op);
+	const struct stmt *st = op->st;
+	const char *cur;
+	size_t len;
+	int ret;
+
+	if (apply_reads_as(a, path, st, &cur, &len) || !cur)
+		return true;
+	fs_clear_record(a->fs);
+	ret = apply_write(a, path, st->arg, st->len, cur, len);
+	if (!ret && apply_reads_as(a, path, st, &cur, &len)) {
+		apply_say(a, "# changed by a later write, set again: ", op);
+		return true;
+	}
+	if (!final)
+		return false;
+	if (!ret)
+		apply_reads_as(a, path, st, &cur, &len);
+	op->state = OP_FAILED;
+	op->err = ret ? -ret : EIO;
+	op->detail = arena_printf(&a->plan->arena,
+				  "changed by the kernel after it was written; reads %s%s%s",
+				  cur ? apply_quote(a, cur, len) : "?",
+				  ret ? "; writing it again: " : "",
+				  ret ? cfs_strerror(ret) : "");
+	if (fs_record(a->fs))
+		op->record = arena_strdup(&a->plan->arena, fs_record(a->fs));
+	return false;
+}
+
+static bool apply_rechecks(const struct op *op)
+{
+	return op->st->kind == STMT_SET && op->state == OP_DONE &&
+	       op->changed && !op->st->any;
+}
+
+/*
+ * After a switch (@sw) was turned on: the values this run wrote before it
+ * in its branch of the tree are read back, and one it reset is written
+ * again at once, while the object may still take it (LIO refuses
+ * block_size once a LUN exports the device, which the links do next).
+ */
+static void apply_after_switch(struct apply *a, struct op *sw)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_log; i++) {
+		struct op *op = a->log[i];
+
+		if (op != sw && apply_rechecks(op) && plan_related(sw, op))
+			apply_recheck(a, op, false);
+	}
+}
+
+/*
+ * Once nothing more applies, reads back each value this run wrote: one
+ * that no longer reads as written is written again, now that everything
+ * else is done, and what still differs is reported.
+ */
+static void apply_verify(struct apply *a)
+{
+	struct plan *plan = a->plan;
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++)
+		if (apply_rechecks(plan->ops[i]))
+			apply_recheck(a, plan->ops[i], true);
+}
+
 /*
  * One pass over the plan, skipping @exclude. The attributes of one
  * directory are consecutive in the plan; switches among them go last.
@@ -413,9 +526,12 @@ static bool apply_pass(struct apply *a, struct op *exclude)
 		for (k = i; k < end; k++) {
 			struct op *op = plan->ops[k];
 
-			if (op->deferred)
-				progress |= apply_one(a, op, true,
-						      &op->deferred);
+			if (!op->deferred ||
+			    !apply_one(a, op, true, &op->deferred))
+				continue;
+			progress = true;
+			if (op->changed)
+				apply_after_switch(a, op);
 		}
 		i = end;
 	}
@@ -499,89 +615,6 @@ static bool apply_unblock(struct apply *a)
 		failed->hopeless = true;
 	}
 	return false;
-}
-
-/* @value as the file would hold it, for a message. */
-static const char *apply_quote(struct apply *a, const char *value,
-			       size_t len)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *mem;
-
-	mem = open_memstream(&text, &size);
-	if (!mem)
-		cfs_out_of_memory();
-	format_put_token(mem, value, len);
-	fclose(mem);
-	value = arena_strdup(&a->plan->arena, text);
-	free(text);
-	return value;
-}
-
-/*
- * Reads back each value this run wrote. One that no longer reads as
- * written was changed by the kernel since, usually by a later write of
- * this run (LIO's enable resets attrib/block_size to the device's): it
- * is written again, now that everything else is done, and read back once
- * more. What still differs is a failed statement, reported with what the
- * attribute reads.
- */
-/*
- * Does @path read as @st sets it? Either as save would keep it, or
- * whole: a value given with a trailing newline reads back with it.
- */
-static bool apply_reads_as(struct apply *a, const char *path,
-			   const struct stmt *st, const char **cur,
-			   size_t *len)
-{
-	if (apply_read(a, path, cur, len)) {
-		*cur = NULL;
-		return false;
-	}
-	if (*len == st->len && !memcmp(*cur, st->arg, *len))
-		return true;
-	return a->raw_len == st->len && !memcmp(*cur, st->arg, st->len);
-}
-
-static void apply_verify(struct apply *a)
-{
-	struct plan *plan = a->plan;
-	size_t i;
-
-	for (i = 0; i < plan->nr_ops; i++) {
-		struct op *op = plan->ops[i];
-		const struct stmt *st = op->st;
-		const char *path = plan_op_path(op);
-		const char *cur;
-		size_t len;
-		int ret;
-
-		if (st->kind != STMT_SET || op->state != OP_DONE ||
-		    !op->changed || st->any)
-			continue;
-		if (apply_reads_as(a, path, st, &cur, &len) || !cur)
-			continue;
-		fs_clear_record(a->fs);
-		ret = apply_write(a, path, st->arg, st->len, cur, len);
-		if (!ret && apply_reads_as(a, path, st, &cur, &len)) {
-			apply_say(a, "# changed by a later write, set again: ",
-				  op);
-			continue;
-		}
-		if (!ret)
-			apply_reads_as(a, path, st, &cur, &len);
-		op->state = OP_FAILED;
-		op->err = ret ? -ret : EIO;
-		op->detail = arena_printf(&plan->arena,
-					  "changed by the kernel after it was written; reads %s%s%s",
-					  cur ? apply_quote(a, cur, len) : "?",
-					  ret ? "; writing it again: " : "",
-					  ret ? cfs_strerror(ret) : "");
-		if (fs_record(a->fs))
-			op->record = arena_strdup(&plan->arena,
-						  fs_record(a->fs));
-	}
 }
 
 static void apply_report(struct apply *a, const char *file)
