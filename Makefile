@@ -33,7 +33,7 @@ USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
 GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
 		 $(wildcard tests/guest/*.c))
 
-all: module samples tool guest-progs
+all: module samples drivers tool guest-progs
 
 $(ENV_MK): scripts/prereqs.sh
 	KVER=$(KVER) scripts/prereqs.sh
@@ -49,6 +49,13 @@ samples: module
 		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
 	mkdir -p $(BUILD)/samples
 	cp samples/*.ko $(BUILD)/samples/
+
+# Drivers built on the module: fakenbd (drivers/fakenbd/README.md)
+drivers: module
+	$(MAKE) -C $(KDIR) M=$(TOP)/drivers/fakenbd W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+	mkdir -p $(BUILD)/drivers
+	cp drivers/fakenbd/fakenbd.ko $(BUILD)/drivers/
 
 tool:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs; fi
@@ -98,12 +105,13 @@ lint: module
 	scripts/check.sh lint
 
 clean:
-	find module samples \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+	find module samples drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
 		-o -name 'modules.order' -o -name '.*.d' \) -delete
-	rm -rf module/.tmp_versions samples/.tmp_versions $(BUILD)
+	rm -rf module/.tmp_versions samples/.tmp_versions \
+		drivers/fakenbd/.tmp_versions $(BUILD)
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module samples tool guest-progs run check guest \
+.PHONY: all prereqs module samples drivers tool guest-progs run check guest \
 	check-debug bench bench-profile bench-perf lint clean

@@ -229,7 +229,7 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 	if (parent->state != CNG_STATE_LIVE && parent->state != CNG_STATE_NEW)
 		return -ENOENT;
 	/* A name may not shadow an attribute of the parent, as in stock. */
-	if (parent->item &&
+	if (parent->item && !(parent->flags & CNG_NODE_STAGE) &&
 	    cng_attr_find(parent->item->ci_type, name, 0, &attr, &kind))
 		return -EEXIST;
 	node = cng_node_alloc(name, item, CNG_NODE_DIR, flags);
@@ -242,6 +242,11 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 		return ret;
 	}
 	if (flags & CNG_NODE_GROUP) {
+		ret = cng_commit_attach_stages_locked(node);
+		if (ret) {
+			cng_detach_new_locked(node);
+			return ret;
+		}
 		list_for_each_entry(child, &to_config_group(item)->default_groups,
 				    group_entry) {
 			struct config_item *ci = &child->cg_item;
@@ -364,7 +369,7 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 				      node->type == CNG_NODE_LINK ?
 				      CNG_FILE_LINK : CNG_FILE_DIR, 0, NULL);
 		cng_node_put(node);
-	} else if (parent->type != CNG_NODE_ROOT) {
+	} else if (cng_node_is_item_dir(parent)) {
 		slot = cng_attr_find(parent->item->ci_type, name, 0, &attr,
 				     &kind);
 		if (slot)
@@ -394,8 +399,10 @@ static int cng_dir_make(struct inode *dir, struct dentry *dentry)
 	if (!cng_node_get_active(parent))
 		return -ENOENT;
 
+	/* In a committable group, only pending/ takes mkdir. */
 	ret = -EPERM;
-	if (!(parent->flags & CNG_NODE_GROUP))
+	if (!(parent->flags & (CNG_NODE_GROUP | CNG_NODE_STAGE)) ||
+	    (parent->flags & (CNG_NODE_STAGE_LIVE | CNG_NODE_COMMITTABLE)))
 		goto out_put_active;
 	parent_item = parent->item;
 	type = parent_item->ci_type;
@@ -514,6 +521,9 @@ static int cng_dir_rmdir(struct inode *dir, struct dentry *dentry)
 
 	if (node->flags & CNG_NODE_DEFAULT)
 		return -EPERM;
+	/* A live item is un-committed first (commit.c). */
+	if (parent->flags & CNG_NODE_STAGE_LIVE)
+		return -EBUSY;
 	if (!cng_node_get_active(parent))
 		return -ENOENT;
 	ret = -EINVAL;
@@ -542,6 +552,7 @@ const struct inode_operations cng_dir_inode_ops = {
 	.lookup		= cng_dir_lookup,
 	.mkdir		= cng_dir_mkdir,
 	.rmdir		= cng_dir_rmdir,
+	.rename		= cng_dir_rename,
 	.symlink	= cng_symlink,
 	.unlink		= cng_unlink,
 	.setattr	= cng_inode_setattr,
@@ -663,7 +674,7 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		return -ENOENT;
 	if (!dir_emit_dots(file, ctx))
 		return 0;
-	if (dir->type != CNG_NODE_ROOT) {
+	if (cng_node_is_item_dir(dir)) {
 		/* Stop at a full buffer, or when the item is gone. */
 		ret = cng_dir_iterate_attrs(file, ctx, dir, &nr);
 		if (ret)

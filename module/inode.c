@@ -97,7 +97,6 @@ static void cng_inode_fill(struct inode *inode, struct cng_node *node,
 		break;
 	case CNG_FILE_LINK:
 		inode->i_op = &cng_link_inode_ops;
-		inode->i_link = node->ext->body;
 		break;
 	case CNG_FILE_ATTR:
 		inode->i_op = &cng_attr_inode_ops;

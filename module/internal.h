@@ -93,6 +93,14 @@ enum cng_node_state {
  * under cng_tree_mutex.
  */
 #define CNG_NODE_DOOMED		BIT(3)
+/*
+ * pending/ or live/ of a committable group (commit.c): made by configfs,
+ * with the group's item (whose directory is the parent, not this one),
+ * no attributes, and a namespace shared by the two (node.c).
+ */
+#define CNG_NODE_STAGE		BIT(4)
+#define CNG_NODE_STAGE_LIVE	BIT(5)	/* live/, with CNG_NODE_STAGE */
+#define CNG_NODE_COMMITTABLE	BIT(6)	/* has pending/ and live/ */
 
 /*
  * The first active count: a node is born deactivated and becomes active
@@ -140,7 +148,6 @@ struct cng_meta {
  * @depend: configfs_depend_item() count; tree mutex
  * @target: a symlink's target directory (counted); constant
  * @in_link: a symlink's entry in its target's @incoming; tree mutex
- * @body: a symlink's text, as readlink returns it; constant
  * @error: the last failure on the item (report.c); replaced with xchg(),
  *	   read under RCU; the only field read without the tree mutex
  *
@@ -156,7 +163,6 @@ struct cng_node_ext {
 	unsigned int		depend;
 	struct cng_node		*target;
 	struct list_head	in_link;
-	char			*body;
 	struct cng_error __rcu	*error;
 };
 
@@ -182,7 +188,8 @@ struct cng_node_ext {
  * @type: enum cng_node_type; constant
  * @state: enum cng_node_state; under cng_tree_mutex, read locklessly
  *	   with READ_ONCE() where a stale answer is harmless
- * @flags: CNG_NODE_*; constant but for CNG_NODE_DOOMED (tree mutex)
+ * @flags: CNG_NODE_*; constant once LIVE but for CNG_NODE_DOOMED (tree
+ *	   mutex)
  * @own_name: @name is the node's own copy, freed with it; tree mutex
  * @nr_subdirs: visible child directories, for i_nlink; written under the
  *		tree mutex, read locklessly by getattr (a snapshot, as any
@@ -194,13 +201,16 @@ struct cng_node_ext {
  * @btime: creation time in seconds since the epoch, the default for every
  *	   time stamp; constant
  * @parent: the parent directory (counted); NULL for the root; set when
- *	    the node is linked, then constant
+ *	    the node is linked, then constant but for a commit, which moves
+ *	    a directory between pending/ and live/ under the tree mutex
+ *	    (read with READ_ONCE() without it)
  * @sib: entry in @parent's @children, in order of creation, until the
  *	 node is DEAD; tree mutex
  * @children: child nodes; tree mutex
  * @hnode: entry in the name table (node.c) from link to UNLINKED; tree
  *	   mutex
- * @item: the directory's item. Set at allocation; cleared under the tree
+ * @item: the directory's item (for pending/ and live/, their group's).
+ *	  Set at allocation; cleared under the tree
  *	  mutex when the node is UNLINKED, before its remover drops the
  *	  item. Dereferenced only under an active reference, or under the
  *	  tree mutex while the node is NEW, LIVE, DROPPING or REMOVING.
@@ -246,6 +256,12 @@ static inline unsigned long cng_node_ino(const struct cng_node *node,
 					 unsigned int slot)
 {
 	return (unsigned long)node->id << CNG_INO_SLOT_BITS | slot;
+}
+
+/* A directory that is its item's: every one but pending/ and live/. */
+static inline bool cng_node_is_item_dir(const struct cng_node *node)
+{
+	return node->type == CNG_NODE_DIR && !(node->flags & CNG_NODE_STAGE);
 }
 
 static inline unsigned int cng_node_links(const struct cng_node *node)
@@ -366,6 +382,7 @@ struct cng_node *cng_node_find_locked(struct cng_node *parent,
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
 void cng_node_hide_locked(struct cng_node *node);
 void cng_node_unlink_locked(struct cng_node *node);
+void cng_node_move_locked(struct cng_node *node, struct cng_node *to);
 struct cng_node *cng_node_from_item_locked(const struct config_item *item);
 struct cng_meta *cng_node_meta_locked(struct cng_node *node,
 				      unsigned int slot);
@@ -477,6 +494,12 @@ void cng_remove_force(struct cng_node *node);
  */
 int cng_remove_link(struct cng_node *link);
 
+/* commit.c */
+int cng_commit_attach_stages_locked(struct cng_node *group);
+int cng_dir_rename(struct user_namespace *mnt_userns, struct inode *old_dir,
+		   struct dentry *old_dentry, struct inode *new_dir,
+		   struct dentry *new_dentry, unsigned int flags);
+
 /* file.c */
 extern const struct file_operations cng_attr_file_ops;
 extern const struct file_operations cng_bin_attr_file_ops;
@@ -511,8 +534,9 @@ void cng_mount_exit(void);
  *	  item, or the group a directory or link is made in; counted by
  *	  the caller
  * @item: @node's item, which the client names in cfgng_report()
- * @op: "write", "mkdir", "symlink"
- * @file: the attribute's name, or the new directory's or link's
+ * @op: "write", "mkdir", "symlink", "commit", "uncommit"
+ * @file: the attribute's name, or the new directory's or link's; "" for
+ *	  a call about @node itself (a commit)
  * @value: what the user gave (bytes written, link target), or NULL
  * @value_len: bytes of @value
  * @capture: the capture slot, or NULL; report.c's

@@ -173,34 +173,56 @@ u32 cng_name_hash(const char *name, unsigned int len)
 
 /**
  * struct cng_name_key - what the name table is searched by
- * @parent: the directory
+ * @space: the directory's namespace, cng_name_space()
  * @name: the name in it
  * @hash: cng_name_hash() of @name
  */
 struct cng_name_key {
-	const struct cng_node	*parent;
+	const void		*space;
 	const char		*name;
 	u32			hash;
 };
 
-static u32 cng_name_table_hash(const struct cng_node *parent, u32 hash,
-			       u32 seed)
+/*
+ * The namespace of a directory's children: the directory itself, but for
+ * pending/ and live/ of a committable group, whose children share one
+ * (the group's address plus one, which no node has): a name is taken in
+ * both at once, and a commit moves a node without rehashing it. A stage
+ * directory's parent is set before it has children and stays while it
+ * has any, so either of the pair gives the same answer to a reader
+ * without the tree mutex.
+ */
+static const void *cng_name_space(const struct cng_node *dir)
 {
-	return jhash_2words(hash, hash_ptr(parent, 32), seed);
+	if (dir->flags & CNG_NODE_STAGE)
+		return (const char *)dir->parent + 1;
+	return dir;
+}
+
+static u32 cng_name_table_hash(const void *space, u32 hash, u32 seed)
+{
+	return jhash_2words(hash, hash_ptr(space, 32), seed);
 }
 
 static u32 cng_name_key_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct cng_name_key *key = data;
 
-	return cng_name_table_hash(key->parent, key->hash, seed);
+	return cng_name_table_hash(key->space, key->hash, seed);
+}
+
+/* A commit changes @parent, between two directories of one namespace. */
+static const void *cng_node_name_space(const struct cng_node *node)
+{
+	return cng_name_space(READ_ONCE(node->parent));
 }
 
 static u32 cng_name_obj_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct cng_node *node = data;
 
-	return cng_name_table_hash(node->parent, node->name_hash, seed);
+	return cng_name_table_hash(cng_node_name_space(node), node->name_hash,
+				   seed);
 }
 
 /*
@@ -215,7 +237,8 @@ static int cng_name_obj_cmpfn(struct rhashtable_compare_arg *arg,
 	const struct cng_name_key *key = arg->key;
 	const struct cng_node *node = obj;
 
-	return node->parent != key->parent || node->name_hash != key->hash ||
+	return cng_node_name_space(node) != key->space ||
+	       node->name_hash != key->hash ||
 	       (key->name && strcmp(node->name, key->name));
 }
 
@@ -289,7 +312,6 @@ static void cng_node_ext_free(struct cng_node_ext *ext)
 		next = meta->next;
 		kfree(meta);
 	}
-	kfree(ext->body);
 	/* No reader left: the node's last reference is gone. */
 	cng_error_free(rcu_dereference_protected(ext->error, true));
 	kfree(ext);
@@ -501,7 +523,7 @@ void cng_node_wait_state(struct cng_node *node, enum cng_node_state from)
 bool cng_node_absent(const struct cng_node *parent, u32 hash)
 {
 	struct cng_name_key key = {
-		.parent	= parent,
+		.space	= cng_name_space(parent),
 		.hash	= hash,
 	};
 	bool absent;
@@ -525,13 +547,16 @@ struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name, u32 hash)
 {
 	struct cng_name_key key = {
-		.parent	= parent,
+		.space	= cng_name_space(parent),
 		.name	= name,
 		.hash	= hash,
 	};
+	struct cng_node *node;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	return rhashtable_lookup_fast(&cng_name_table, &key, cng_name_params);
+	node = rhashtable_lookup_fast(&cng_name_table, &key, cng_name_params);
+	/* pending/NAME is not live/NAME, though the two share the name. */
+	return node && node->parent == parent ? node : NULL;
 }
 
 /**
@@ -549,17 +574,18 @@ struct cng_node *cng_node_find_locked(struct cng_node *parent,
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 {
 	struct cng_name_key key = {
-		.parent	= parent,
+		.space	= cng_name_space(parent),
 		.name	= node->name,
 		.hash	= node->name_hash,
 	};
+	bool item_dir = cng_node_is_item_dir(node);
 	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
 	if (parent->state != CNG_STATE_LIVE && parent->state != CNG_STATE_NEW)
 		return -ENOENT;
 	/* An item has one directory. */
-	if (node->type == CNG_NODE_DIR && node->item->ci_dentry)
+	if (item_dir && node->item->ci_dentry)
 		return -EEXIST;
 	/* The table hashes the node by its parent. */
 	node->parent = parent;
@@ -577,7 +603,7 @@ int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 	}
 	cng_node_get(parent);
 	cng_node_lockdep_init(node, parent);
-	if (node->type == CNG_NODE_DIR)
+	if (item_dir)
 		cng_item_set_node(node->item, node);
 	list_add_tail(&node->sib, &parent->children);
 	if (node->flags & CNG_NODE_USER)
@@ -610,7 +636,8 @@ void cng_node_hide_locked(struct cng_node *node)
 		parent->nr_user--;
 	if (node->type == CNG_NODE_DIR) {
 		parent->nr_subdirs--;
-		cng_item_set_node(node->item, NULL);
+		if (cng_node_is_item_dir(node))
+			cng_item_set_node(node->item, NULL);
 		node->item = NULL;
 	}
 	cng_node_set_state_locked(node, CNG_STATE_UNLINKED);
@@ -642,6 +669,34 @@ void cng_node_unlink_locked(struct cng_node *node)
 		target_ext->links--;
 	}
 	cng_node_set_state_locked(node, CNG_STATE_DEAD);
+}
+
+/**
+ * cng_node_move_locked() - move a directory between pending/ and live/
+ * @node: the directory, LIVE, a child of one of the two
+ * @to: the other one, LIVE
+ *
+ * The two share a namespace, so the name table is not touched and
+ * nothing can fail; every lookup under the tree mutex sees @node in
+ * exactly one of them. Readdir cursors that stood at it move back to
+ * its predecessor, as when it leaves.
+ *
+ * Context: cng_tree_mutex held.
+ */
+void cng_node_move_locked(struct cng_node *node, struct cng_node *to)
+{
+	struct cng_node *from = node->parent;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	cng_dir_cursors_leave_locked(node);
+	list_move_tail(&node->sib, &to->children);
+	WRITE_ONCE(node->parent, cng_node_get(to));
+	from->nr_user--;
+	from->nr_subdirs--;
+	to->nr_user++;
+	to->nr_subdirs++;
+	/* The pair's group holds the tree's reference on @from. */
+	cng_node_put(from);
 }
 
 /**

@@ -253,11 +253,12 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 		return NULL;
 	time64_to_tm(ktime_get_real_seconds(), 0, &tm);
 	pos = sprintf(error->text,
-		      "%04ld-%02d-%02dT%02d:%02d:%02dZ uid=%u pid=%d %s %s%s",
+		      "%04ld-%02d-%02dT%02d:%02d:%02dZ uid=%u pid=%d %s%s%s%s",
 		      tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		      tm.tm_min, tm.tm_sec,
 		      from_kuid_munged(&init_user_ns, current_fsuid()),
-		      task_tgid_vnr(current), call->op, call->file, value);
+		      task_tgid_vnr(current), call->op, file_len ? " " : "",
+		      call->file, value);
 	/* A reason given outside a call has no errno. */
 	if (err)
 		pos += sprintf(error->text + pos, ": %pe", ERR_PTR(err));
@@ -361,7 +362,8 @@ static void cng_call_log(struct cng_call *call, int err)
 		return;
 	cng_node_path(call->node, path, PATH_MAX);
 	pr_info("%s %s%s%s failed: %pe (%s[%d] uid %u)\n", call->op, path,
-		strcmp(path, "/") ? "/" : "", call->file, ERR_PTR(err),
+		strcmp(path, "/") && *call->file ? "/" : "", call->file,
+		ERR_PTR(err),
 		current->comm, task_tgid_vnr(current),
 		from_kuid_munged(&init_user_ns, current_fsuid()));
 	kfree(path);

@@ -2,7 +2,7 @@
 /*
  * Symlinks between items: symlink(2) asks the source item's allow_link,
  * unlink(2) tells its drop_link (remove.c, as for every removal). The
- * link's text is stock's relative path, fixed when the link is made.
+ * link's text is stock's relative path, made when it is read.
  */
 #include <linux/configfs.h>
 #include <linux/fs.h>
@@ -13,39 +13,68 @@
 #include "internal.h"
 
 /*
- * Stock's text: one "../" per item from @from up to the root, then the
- * names of @target's items from below the root down. Items' own names
- * (ci_name) are used, as stock does.
+ * Stock's text: one "../" per directory from @from up to the root, then
+ * the names of the directories from below the root down to @target.
+ * Computed when it is read, since a commit moves directories (commit.c).
+ * With a NULL @buf, only measures. Returns the length, or -ENAMETOOLONG
+ * when the text and its NUL pass @size.
  */
-static char *cng_link_body(struct config_item *from,
-			   struct config_item *target)
+static int cng_link_text_locked(const struct cng_node *from,
+				const struct cng_node *target, char *buf,
+				size_t size)
 {
-	struct config_item *p;
+	const struct cng_node *p;
 	size_t len = 0, depth = 0, pos, n;
-	char *body;
 
-	for (p = from; p && !cng_is_root_item(p); p = p->ci_parent)
+	lockdep_assert_held(&cng_tree_mutex);
+	for (p = from; p->parent; p = p->parent)
 		depth++;
-	for (p = target; p && !cng_is_root_item(p); p = p->ci_parent)
-		len += strlen(config_item_name(p)) + 1;
+	for (p = target; p->parent; p = p->parent)
+		len += strlen(p->name) + 1;
 	/* stock: ../ per level, the path, less the slash they share, a NUL */
-	if (depth * 3 + len > PATH_MAX)
-		return ERR_PTR(-ENAMETOOLONG);
-
-	/* The text and a NUL (and a byte more when the path is empty). */
-	body = kzalloc(depth * 3 + len + 1, GFP_KERNEL);
-	if (!body)
-		return ERR_PTR(-ENOMEM);
+	if (depth * 3 + len > size)
+		return -ENAMETOOLONG;
+	if (!buf)
+		return 0;
 	for (pos = 0; pos < depth * 3; pos += 3)
-		memcpy(body + pos, "../", 3);
+		memcpy(buf + pos, "../", 3);
 	/* The path ends with the target's own name; fill it from the end. */
 	pos = depth * 3 + len - 1;
-	for (p = target; p && !cng_is_root_item(p); p = p->ci_parent) {
-		n = strlen(config_item_name(p));
+	buf[len ? pos : depth * 3] = 0;
+	for (p = target; p->parent; p = p->parent) {
+		n = strlen(p->name);
 		pos -= n;
-		memcpy(body + pos, config_item_name(p), n);
-		body[--pos] = '/';
+		memcpy(buf + pos, p->name, n);
+		if (pos)
+			buf[--pos] = '/';
 	}
+	return depth * 3 + (len ? len - 1 : 0);
+}
+
+static const char *cng_link_get(struct dentry *dentry, struct inode *inode,
+				struct delayed_call *done)
+{
+	struct cng_node *link = CNG_I(inode)->node;
+	char *body;
+	int ret;
+
+	if (!dentry)
+		return ERR_PTR(-ECHILD);
+	body = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!body)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&cng_tree_mutex);
+	/* Visible, its directory and its target are too, with their names. */
+	ret = -ENOENT;
+	if (cng_node_visible(link))
+		ret = cng_link_text_locked(link->parent, link->ext->target, body,
+					   PATH_MAX);
+	mutex_unlock(&cng_tree_mutex);
+	if (ret < 0) {
+		kfree(body);
+		return ERR_PTR(ret);
+	}
+	set_delayed_call(done, kfree_link, body);
 	return body;
 }
 
@@ -60,19 +89,12 @@ static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 	struct cng_node_ext *target_ext;
 	struct cng_node *link;
 	struct inode *inode;
-	char *body;
 	int ret;
 
-	body = cng_link_body(parent->item, target->item);
-	if (IS_ERR(body))
-		return PTR_ERR(body);
 	link = cng_node_alloc(dentry->d_name.name, NULL, CNG_NODE_LINK,
 			      CNG_NODE_USER);
-	if (IS_ERR(link)) {
-		kfree(body);
+	if (IS_ERR(link))
 		return PTR_ERR(link);
-	}
-	link->ext->body = body;
 	inode = cng_inode_get(dentry->d_sb, link, CNG_FILE_LINK, 0, NULL);
 	if (IS_ERR(inode)) {
 		cng_node_put(link);
@@ -81,7 +103,9 @@ static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 
 	mutex_lock(&cng_tree_mutex);
 	ret = -ENOENT;
-	if (target->state == CNG_STATE_LIVE) {
+	if (target->state == CNG_STATE_LIVE)
+		ret = cng_link_text_locked(parent, target, NULL, PATH_MAX);
+	if (!ret) {
 		ret = -ENOMEM;
 		target_ext = cng_node_ext_locked(target, GFP_KERNEL);
 		if (target_ext)
@@ -113,7 +137,9 @@ static int cng_symlink_allowed(struct cng_node *parent)
 	if (!cng_node_get_active(parent))
 		return -ENOENT;
 	type = parent->item->ci_type;
-	if (type && type->ct_item_ops && type->ct_item_ops->allow_link)
+	/* pending/ and live/ hold only the group's items. */
+	if (type && type->ct_item_ops && type->ct_item_ops->allow_link &&
+	    cng_node_is_item_dir(parent))
 		ret = 0;
 	cng_node_put_active(parent);
 	return ret;
@@ -152,6 +178,11 @@ static int cng_symlink_make(struct inode *dir, struct dentry *dentry,
 	if (!cng_node_get_active(parent))
 		goto out_put_path;
 	target = CNG_I(d_inode(path.dentry))->node;
+	/* A stage is not an item of its own: a link to it is refused. */
+	ret = -EPERM;
+	if (target->flags & CNG_NODE_STAGE)
+		goto out_put_active;
+	ret = -ENOENT;
 	if (!cng_node_get_active(target))
 		goto out_put_active;
 
@@ -224,7 +255,7 @@ int cng_unlink(struct inode *dir, struct dentry *dentry)
 }
 
 const struct inode_operations cng_link_inode_ops = {
-	.get_link	= simple_get_link,
+	.get_link	= cng_link_get,
 	.setattr	= cng_inode_setattr,
 	.getattr	= cng_inode_getattr,
 	.update_time	= cng_inode_update_time,

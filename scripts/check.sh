@@ -71,13 +71,17 @@ step() {
 }
 
 lint_build() {
-	make -C "$KDIR" M="$TOP/module" W=1 KCFLAGS=-Werror modules
+	make -C "$KDIR" M="$TOP/module" W=1 KCFLAGS=-Werror modules &&
+	make -C "$KDIR" M="$TOP/drivers/fakenbd" W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules
 }
 
 lint_sparse() {
 	local log=$out/sparse.out
 	{ make -C "$KDIR" M="$TOP/module" C=2 modules &&
 	  make -C "$KDIR" M="$TOP/samples" C=2 \
+		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules &&
+	  make -C "$KDIR" M="$TOP/drivers/fakenbd" C=2 \
 		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules; } \
 		> "$log" 2>&1 || {
 		cat "$log"; return 1; }
@@ -87,7 +91,7 @@ lint_sparse() {
 lint_checkpatch() {
 	local cp=$KSRC/scripts/checkpatch.pl files spelling
 	files=$(cd "$TOP" && git ls-files '*.c' '*.h' 2>/dev/null)
-	[ -n "$files" ] || files=$(cd "$TOP" && find module samples tools \
+	[ -n "$files" ] || files=$(cd "$TOP" && find module samples drivers tools \
 		tests bench -name '*.[ch]' 2>/dev/null)
 	spelling=$(/usr/bin/python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
 	# Kernel names codespell takes for typos (iput, the VFS's inode put).

@@ -12,6 +12,7 @@
  *   mkdir PATH, rmdir PATH, unlink PATH, creat PATH,
  *   mknod PATH            makes a FIFO (a regular file would be a create)
  *   symlink TARGET PATH, link OLD NEW, rename OLD NEW, readlink PATH,
+ *   renameat2 OLD NEW FLAGS  FLAGS: noreplace, exchange, whiteout or 0
  *   open PATH r|w|rw      open and close
  *   write PATH DATA       one write() of DATA; prints OK and the count
  *   writebytes PATH N     one write() of N bytes 'x'
@@ -29,6 +30,18 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+
+/* renameat2's flags by name: noreplace, exchange, whiteout, or 0. */
+static unsigned int rename_flags(const char *name)
+{
+	if (!strcmp(name, "noreplace"))
+		return RENAME_NOREPLACE;
+	if (!strcmp(name, "exchange"))
+		return RENAME_EXCHANGE;
+	if (!strcmp(name, "whiteout"))
+		return RENAME_WHITEOUT;
+	return 0;
+}
 
 static int result(long ret)
 {
@@ -122,6 +135,9 @@ int main(int argc, char **argv)
 		return result(link(argv[2], argv[3]));
 	if (argc == 4 && !strcmp(op, "rename"))
 		return result(rename(argv[2], argv[3]));
+	if (argc == 5 && !strcmp(op, "renameat2"))
+		return result(renameat2(AT_FDCWD, argv[2], AT_FDCWD, argv[3],
+					rename_flags(argv[4])));
 	if (argc == 3 && !strcmp(op, "readlink")) {
 		ret = readlink(argv[2], buf, sizeof(buf) - 1);
 		if (ret < 0)

@@ -7,8 +7,9 @@
 # Environment: TOP (repository), BUILD (build output), KIMG (unpacked
 # linux-image package, or any root holding lib/modules/$KVER), KVER, LIST
 # (the test list), MODULE_KO (our configfs.ko), SAMPLES_DIR (built
-# samples), EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST
-# (more list files, read after ours).
+# samples), DRIVERS_DIR (built drivers: fakenbd.ko), EXTRA_KMODS (more
+# in-tree modules to include), EXTRA_LIST (more list files, read after
+# ours).
 # Every tests/qemu/initramfs.d/*.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own. The kmod
 # names this kernel does not have go to /tests/kmods-absent (one a line,
@@ -20,7 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(cd "$here/../.." && pwd)}"
 : "${BUILD:?}" "${KIMG:?}" "${KVER:?}" "${LIST:?}"
 : "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
-export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR
+: "${DRIVERS_DIR:=$BUILD/drivers}"
+export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR DRIVERS_DIR
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/cng-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -38,6 +40,18 @@ add_busybox() {
 	done
 }
 
+# add_bin PATH SOURCE: a dynamic host program with the loader and the
+# libraries it names, at the paths it looks for them.
+add_bin() {
+	local lib
+	install -D -m 0755 "$2" "$stage/$1"
+	ldd "$2" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }' | while read -r lib; do
+		[ -e "$stage/$lib" ] ||
+			install -D -m 0755 "$(readlink -f "$lib")" "$stage/$lib"
+	done
+}
+
 add_line() {
 	local kind=$1; shift
 	case $kind in
@@ -47,6 +61,7 @@ add_line() {
 	tree)	local src; src=$(expand "$2")
 		mkdir -p "$stage/$1"
 		if [ -d "$src" ]; then cp -a "$src/." "$stage/$1/"; fi ;;
+	bin)	add_bin "$1" "$(expand "$2")" ;;
 	kmod)	kmods="$kmods $*" ;;
 	busybox) add_busybox ;;
 	*)	echo "mkinitramfs: unknown line: $kind $*" >&2; exit 1 ;;

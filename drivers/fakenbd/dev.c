@@ -1,0 +1,921 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One fakenbd device: a connection to an NBD server and the blk-mq disk on
+ * it. fakenbd_start() connects, negotiates and adds the disk;
+ * fakenbd_stop() takes it down.
+ *
+ * A request's path: queue_rq puts it on the device's transmit list and
+ * kicks the transmit work, which writes it to the socket (never in the
+ * submitter's context, where a signal would cut a request in half on the
+ * wire). The receive thread reads replies, finds each one's request by the
+ * tag in its handle and completes it. When the connection dies (the server
+ * closed it, a request timed out, the server broke the protocol), the
+ * socket is shut down, which unblocks both sides, and the receive thread
+ * fails every request still in flight; from then on queue_rq fails new
+ * ones at once. See enum fakenbd_cmd_state for who completes what.
+ */
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/ctype.h>
+#include <linux/idr.h>
+#include <linux/kthread.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/net.h>
+#include <linux/path.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+
+#include "internal.h"
+#include "proto.h"
+
+#define FAKENBD_QUEUE_DEPTH	128
+#define FAKENBD_MAX_SECTORS	2048	/* 1 MiB a request: any server takes it */
+
+/*
+ * The started devices, for unique names. Outermost lock (internal.h);
+ * sleeps; held across add_disk() so that a name is checked and taken at
+ * once.
+ */
+static DEFINE_MUTEX(fakenbd_devs_mutex);
+static LIST_HEAD(fakenbd_devs);
+
+/* Numbers for the default names "fakenbdN". */
+static DEFINE_IDA(fakenbd_ida);
+
+/* Runs every device's transmit work; it may carry writeback. */
+static struct workqueue_struct *fakenbd_wq;
+
+static void fakenbd_notify(struct fakenbd_dev *dev)
+{
+	if (dev->status_changed)
+		dev->status_changed(dev->data);
+}
+
+/*
+ * The connection is lost: record why (the first reason wins), shut the
+ * socket down so that both sides stop waiting on it, and tell the caller.
+ * The receive thread sees its read fail and sweeps what is in flight.
+ * @failed is false for the disconnect fakenbd_stop() asks for.
+ */
+static __printf(3, 0) void fakenbd_conn_down(struct fakenbd_dev *dev,
+					     bool failed, const char *fmt,
+					     va_list args)
+{
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	first = !dev->dead;
+	if (first) {
+		dev->dead = true;
+		vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
+	}
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (!first)
+		return;
+	if (failed)
+		pr_warn("%s: disconnected from %pISpc: %s\n", dev->name,
+			&dev->addr, dev->reason);
+	else
+		pr_info("%s: disconnected from %pISpc\n", dev->name,
+			&dev->addr);
+	kernel_sock_shutdown(dev->sock, SHUT_RDWR);
+	fakenbd_notify(dev);
+}
+
+static __printf(2, 3) void fakenbd_conn_fail(struct fakenbd_dev *dev,
+					     const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	fakenbd_conn_down(dev, true, fmt, args);
+	va_end(args);
+}
+
+static __printf(2, 3) void fakenbd_conn_close(struct fakenbd_dev *dev,
+					      const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	fakenbd_conn_down(dev, false, fmt, args);
+	va_end(args);
+}
+
+/* Complete a request its caller claimed (state moved to IDLE). */
+static void fakenbd_end(struct fakenbd_dev *dev, struct request *rq,
+			blk_status_t status)
+{
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	cmd->status = status;
+	blk_mq_complete_request(rq);
+	if (status != BLK_STS_OK) {
+		atomic_long_inc(&dev->errors);
+		fakenbd_notify(dev);
+	}
+}
+
+static bool fakenbd_cmd_not_sending(struct fakenbd_dev *dev,
+				    struct fakenbd_cmd *cmd)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	ret = cmd->state != FAKENBD_CMD_SENDING;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return ret;
+}
+
+/* Move a request from QUEUED or SENT to IDLE: true when we now own it. */
+static bool fakenbd_claim(struct fakenbd_dev *dev, struct fakenbd_cmd *cmd,
+			  u64 handle, bool any)
+{
+	unsigned long flags;
+	bool ret = false;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	if (any && cmd->state == FAKENBD_CMD_QUEUED) {
+		list_del_init(&cmd->tx_entry);
+		ret = true;
+	} else if (cmd->state == FAKENBD_CMD_SENT &&
+		   (any || cmd->handle == handle)) {
+		ret = true;
+	}
+	if (ret)
+		cmd->state = FAKENBD_CMD_IDLE;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return ret;
+}
+
+static u16 fakenbd_cmd_type(struct request *rq)
+{
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		return NBD_CMD_READ;
+	case REQ_OP_WRITE:
+		return NBD_CMD_WRITE;
+	case REQ_OP_FLUSH:
+		return NBD_CMD_FLUSH;
+	default:
+		return NBD_CMD_TRIM;
+	}
+}
+
+/* Write one request, header then data, to the socket. */
+static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
+			   u64 handle)
+{
+	u16 type = fakenbd_cmd_type(rq);
+	struct nbd_request req = {
+		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
+		.type = cpu_to_be16(type),
+		.handle = cpu_to_be64(handle),
+		.offset = cpu_to_be64((u64)blk_rq_pos(rq) << SECTOR_SHIFT),
+		.length = cpu_to_be32(blk_rq_bytes(rq)),
+	};
+	bool data = type == NBD_CMD_WRITE;
+	struct req_iterator iter;
+	struct bio_vec bvec;
+	int ret;
+
+	if ((rq->cmd_flags & REQ_FUA) && (dev->info.flags & NBD_FLAG_SEND_FUA))
+		req.flags = cpu_to_be16(NBD_CMD_FLAG_FUA);
+	if (type == NBD_CMD_FLUSH)
+		req.offset = 0;
+
+	mutex_lock(&dev->tx_mutex);
+	ret = fakenbd_sock_send(dev->sock, &req, sizeof(req),
+				data ? MSG_MORE : 0);
+	if (!ret && data) {
+		rq_for_each_segment(bvec, rq, iter) {
+			bool last = rq_iter_last(bvec, iter);
+
+			ret = fakenbd_sock_send_bvec(dev->sock, &bvec,
+						     last ? 0 : MSG_MORE);
+			if (ret)
+				break;
+		}
+	}
+	mutex_unlock(&dev->tx_mutex);
+	return ret;
+}
+
+static void fakenbd_tx_work(struct work_struct *work)
+{
+	struct fakenbd_dev *dev = container_of(work, struct fakenbd_dev,
+					       tx_work);
+	struct fakenbd_cmd *cmd;
+	struct request *rq;
+	unsigned long flags;
+	u64 handle;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&dev->lock, flags);
+		cmd = list_first_entry_or_null(&dev->tx_list,
+					       struct fakenbd_cmd, tx_entry);
+		if (!cmd || dev->dead) {
+			/* After death, the sweep owns what is queued. */
+			spin_unlock_irqrestore(&dev->lock, flags);
+			return;
+		}
+		rq = blk_mq_rq_from_pdu(cmd);
+		list_del_init(&cmd->tx_entry);
+		cmd->state = FAKENBD_CMD_SENDING;
+		dev->seq++;
+		handle = (u64)dev->seq << 32 | rq->tag;
+		cmd->handle = handle;
+		spin_unlock_irqrestore(&dev->lock, flags);
+
+		ret = fakenbd_send_rq(dev, rq, handle);
+
+		/* A failed send leaves it SENT: the sweep fails it. */
+		spin_lock_irqsave(&dev->lock, flags);
+		cmd->state = FAKENBD_CMD_SENT;
+		spin_unlock_irqrestore(&dev->lock, flags);
+		wake_up_all(&dev->tx_wait);
+		if (ret) {
+			fakenbd_conn_fail(dev, "send: %s",
+					  fakenbd_errno_text(ret));
+			return;
+		}
+	}
+}
+
+static blk_status_t fakenbd_reply_status(u32 error)
+{
+	switch (error) {
+	case NBD_ENOSPC:
+		return BLK_STS_NOSPC;
+	case NBD_ENOTSUP:
+		return BLK_STS_NOTSUPP;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+/* Read a READ reply's data into the request's pages. */
+static int fakenbd_recv_data(struct fakenbd_dev *dev, struct request *rq)
+{
+	struct req_iterator iter;
+	struct bio_vec bvec;
+	int ret;
+
+	rq_for_each_segment(bvec, rq, iter) {
+		ret = fakenbd_sock_recv_bvec(dev->sock, &bvec);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Read and handle one reply: 0, or -errno once the connection died. */
+static int fakenbd_rx_one(struct fakenbd_dev *dev)
+{
+	struct nbd_simple_reply reply;
+	struct fakenbd_cmd *cmd;
+	struct request *rq = NULL;
+	u32 magic, error, tag;
+	u64 handle;
+	int ret;
+
+	ret = fakenbd_sock_recv(dev->sock, &reply, sizeof(reply));
+	if (ret) {
+		fakenbd_conn_fail(dev, ret == -EPIPE ?
+				  "server closed the connection" :
+				  "receive: %s", fakenbd_errno_text(ret));
+		return ret;
+	}
+	magic = be32_to_cpu(reply.magic);
+	if (magic != NBD_SIMPLE_REPLY_MAGIC) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: reply magic %#x",
+				  magic);
+		return -EPROTO;
+	}
+	handle = be64_to_cpu(reply.handle);
+	tag = lower_32_bits(handle);
+	if (tag < dev->tagset.queue_depth)
+		rq = blk_mq_tag_to_rq(dev->tagset.tags[0], tag);
+	if (!rq) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: reply for unknown handle %#llx",
+				  handle);
+		return -EPROTO;
+	}
+	cmd = blk_mq_rq_to_pdu(rq);
+	/*
+	 * A reply may overtake the end of its own send; wait for the transmit
+	 * work to let go of the pages. A server that answers a write before
+	 * reading it stalls here until the request times out.
+	 */
+	wait_event_interruptible(dev->tx_wait,
+				 fakenbd_cmd_not_sending(dev, cmd));
+	if (!fakenbd_claim(dev, cmd, handle, false)) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: reply for unknown handle %#llx",
+				  handle);
+		return -EPROTO;
+	}
+
+	error = be32_to_cpu(reply.error);
+	if (error) {
+		pr_err_ratelimited("%s: server failed %s of %u bytes at %llu: error %u\n",
+				   dev->name, req_op(rq) == REQ_OP_READ ?
+				   "a read" : "a request", blk_rq_bytes(rq),
+				   (u64)blk_rq_pos(rq) << SECTOR_SHIFT, error);
+		fakenbd_end(dev, rq, fakenbd_reply_status(error));
+		return 0;
+	}
+	if (req_op(rq) == REQ_OP_READ) {
+		ret = fakenbd_recv_data(dev, rq);
+		if (ret) {
+			fakenbd_conn_fail(dev, "receive of read data: %s",
+					  fakenbd_errno_text(ret));
+			fakenbd_end(dev, rq, BLK_STS_IOERR);
+			return ret;
+		}
+	}
+	fakenbd_end(dev, rq, BLK_STS_OK);
+	return 0;
+}
+
+/* After the connection died: fail whatever request is still ours. */
+static bool fakenbd_sweep_one(struct request *rq, void *data)
+{
+	struct fakenbd_dev *dev = data;
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	wait_event_interruptible(dev->tx_wait,
+				 fakenbd_cmd_not_sending(dev, cmd));
+	if (fakenbd_claim(dev, cmd, 0, true))
+		fakenbd_end(dev, rq, BLK_STS_IOERR);
+	return true;
+}
+
+static int fakenbd_rx_thread(void *data)
+{
+	struct fakenbd_dev *dev = data;
+	unsigned int noio = memalloc_noio_save();
+
+	while (!fakenbd_rx_one(dev))
+		;
+	/*
+	 * The socket is shut down: a send still under way fails at once, and
+	 * neither queue_rq nor the transmit work takes a request any more.
+	 */
+	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_sweep_one, dev);
+	memalloc_noio_restore(noio);
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
+				     const struct blk_mq_queue_data *bd)
+{
+	struct fakenbd_dev *dev = hctx->queue->queuedata;
+	struct request *rq = bd->rq;
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	unsigned long flags;
+
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		break;
+	case REQ_OP_WRITE:
+	case REQ_OP_FLUSH:
+		if (dev->read_only)
+			return BLK_STS_IOERR;
+		break;
+	case REQ_OP_DISCARD:
+		if (dev->read_only || !(dev->info.flags & NBD_FLAG_SEND_TRIM))
+			return BLK_STS_NOTSUPP;
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+
+	blk_mq_start_request(rq);
+	spin_lock_irqsave(&dev->lock, flags);
+	if (dev->dead) {
+		spin_unlock_irqrestore(&dev->lock, flags);
+		atomic_long_inc(&dev->errors);
+		fakenbd_notify(dev);
+		return BLK_STS_IOERR;
+	}
+	cmd->state = FAKENBD_CMD_QUEUED;
+	list_add_tail(&cmd->tx_entry, &dev->tx_list);
+	spin_unlock_irqrestore(&dev->lock, flags);
+	queue_work(fakenbd_wq, &dev->tx_work);
+	return BLK_STS_OK;
+}
+
+static void fakenbd_complete_rq(struct request *rq)
+{
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	blk_mq_end_request(rq, cmd->status);
+}
+
+/*
+ * A request out for longer than the timeout: the server is stuck or gone.
+ * Give up the connection; the sweep then fails this request with the rest.
+ */
+static enum blk_eh_timer_return fakenbd_timeout(struct request *rq)
+{
+	struct fakenbd_dev *dev = rq->q->queuedata;
+
+	fakenbd_conn_fail(dev, "a request timed out after %u s",
+			  dev->timeout);
+	return BLK_EH_RESET_TIMER;
+}
+
+static int fakenbd_init_request(struct blk_mq_tag_set *set,
+				struct request *rq, unsigned int hctx_idx,
+				unsigned int numa_node)
+{
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	INIT_LIST_HEAD(&cmd->tx_entry);
+	cmd->state = FAKENBD_CMD_IDLE;
+	return 0;
+}
+
+static const struct blk_mq_ops fakenbd_mq_ops = {
+	.queue_rq = fakenbd_queue_rq,
+	.complete = fakenbd_complete_rq,
+	.timeout = fakenbd_timeout,
+	.init_request = fakenbd_init_request,
+};
+
+/* Called under disk->open_mutex. */
+static int fakenbd_open(struct block_device *bdev, fmode_t mode)
+{
+	struct fakenbd_dev *dev = bdev->bd_disk->private_data;
+
+	lockdep_assert_held(&bdev->bd_disk->open_mutex);
+	return dev->closing ? -ENXIO : 0;
+}
+
+static const struct block_device_operations fakenbd_fops = {
+	.owner = THIS_MODULE,
+	.open = fakenbd_open,
+};
+
+static bool fakenbd_name_ok(const char *name)
+{
+	const char *c;
+
+	if (!*name || strlen(name) > FAKENBD_NAME_MAX)
+		return false;
+	for (c = name; *c; c++)
+		if (!islower(*c) && !isdigit(*c) && *c != '-' && *c != '_')
+			return false;
+	return true;
+}
+
+static bool fakenbd_name_taken_locked(const char *name)
+{
+	struct fakenbd_dev *dev;
+	struct path path;
+	char *sysfs;
+	bool taken = false;
+
+	lockdep_assert_held(&fakenbd_devs_mutex);
+	list_for_each_entry(dev, &fakenbd_devs, node)
+		if (!strcmp(dev->name, name))
+			return true;
+	/*
+	 * Another driver's disk of that name would make add_disk() trip
+	 * over sysfs. Racy against other drivers, but block devices have
+	 * no exported name lookup.
+	 */
+	sysfs = kasprintf(GFP_KERNEL, "/sys/class/block/%s", name);
+	if (sysfs && !kern_path(sysfs, 0, &path)) {
+		path_put(&path);
+		taken = true;
+	}
+	kfree(sysfs);
+	return taken;
+}
+
+/* Give the device its name: the caller's, or the next "fakenbdN". */
+static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
+				    char *why, size_t why_len)
+{
+	int index;
+
+	lockdep_assert_held(&fakenbd_devs_mutex);
+	if (name && *name) {
+		if (!fakenbd_name_ok(name)) {
+			snprintf(why, why_len,
+				 "bad disk name '%s' (1 to %d of a-z, 0-9, '-', '_')",
+				 name, FAKENBD_NAME_MAX);
+			return -EINVAL;
+		}
+		if (fakenbd_name_taken_locked(name)) {
+			snprintf(why, why_len, "a disk named '%s' exists",
+				 name);
+			return -EEXIST;
+		}
+		strscpy(dev->name, name, sizeof(dev->name));
+		return 0;
+	}
+	for (;;) {
+		index = ida_alloc(&fakenbd_ida, GFP_KERNEL);
+		if (index < 0) {
+			snprintf(why, why_len, "out of disk numbers");
+			return index;
+		}
+		snprintf(dev->name, sizeof(dev->name), "fakenbd%d", index);
+		if (!fakenbd_name_taken_locked(dev->name))
+			break;
+		ida_free(&fakenbd_ida, index);
+		if (index > 1 << 20)
+			return -ENOSPC;
+	}
+	dev->index = index;
+	return 0;
+}
+
+static int fakenbd_alloc_disk(struct fakenbd_dev *dev)
+{
+	struct request_queue *q;
+	u16 flags = dev->info.flags;
+	int ret;
+
+	dev->tagset.ops = &fakenbd_mq_ops;
+	dev->tagset.nr_hw_queues = 1;
+	dev->tagset.queue_depth = FAKENBD_QUEUE_DEPTH;
+	dev->tagset.numa_node = NUMA_NO_NODE;
+	dev->tagset.cmd_size = sizeof(struct fakenbd_cmd);
+	dev->tagset.timeout = dev->timeout * HZ;
+	dev->tagset.flags = BLK_MQ_F_SHOULD_MERGE;
+	ret = blk_mq_alloc_tag_set(&dev->tagset);
+	if (ret)
+		return ret;
+
+	dev->disk = blk_mq_alloc_disk(&dev->tagset, dev);
+	if (IS_ERR(dev->disk)) {
+		ret = PTR_ERR(dev->disk);
+		blk_mq_free_tag_set(&dev->tagset);
+		return ret;
+	}
+	q = dev->disk->queue;
+	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	blk_queue_physical_block_size(q, 4096);
+	blk_queue_max_hw_sectors(q, FAKENBD_MAX_SECTORS);
+	blk_queue_rq_timeout(q, dev->timeout * HZ);
+	if (!(flags & NBD_FLAG_ROTATIONAL))
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_write_cache(q, !dev->read_only &&
+			      (flags & NBD_FLAG_SEND_FLUSH),
+			      !dev->read_only && (flags & NBD_FLAG_SEND_FUA));
+	if (!dev->read_only && (flags & NBD_FLAG_SEND_TRIM)) {
+		q->limits.discard_granularity = SECTOR_SIZE;
+		blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+	}
+
+	dev->disk->minors = 0;	/* dynamic numbers, partitions allowed */
+	dev->disk->fops = &fakenbd_fops;
+	dev->disk->private_data = dev;
+	strscpy(dev->disk->disk_name, dev->name, sizeof(dev->disk->disk_name));
+	set_capacity(dev->disk, dev->info.size >> SECTOR_SHIFT);
+	set_disk_ro(dev->disk, dev->read_only);
+	return 0;
+}
+
+static void fakenbd_free_disk(struct fakenbd_dev *dev)
+{
+	put_disk(dev->disk);
+	blk_mq_free_tag_set(&dev->tagset);
+}
+
+static void fakenbd_free(struct fakenbd_dev *dev)
+{
+	if (dev->index >= 0)
+		ida_free(&fakenbd_ida, dev->index);
+	kfree(dev->export);
+	kfree(dev);
+}
+
+/* Wait for the receive thread's sweep, then end it and the socket. */
+static void fakenbd_end_connection(struct fakenbd_dev *dev)
+{
+	fakenbd_conn_close(dev, "disconnected");
+	kthread_stop(dev->rx_thread);
+	flush_work(&dev->tx_work);
+	sock_release(dev->sock);
+}
+
+/**
+ * fakenbd_start() - connect to an NBD server and add a disk for an export
+ * @config: what to connect to and how; not referenced after the call
+ * @why: set to a reason for the user on failure, such as "connect
+ *	127.0.0.1:10809: connection refused", "server has no export 'foo'"
+ *	or "export is read-only, rw=1 refused"
+ * @why_len: size of @why
+ *
+ * Connects, runs the handshake, and adds a disk of the export's size,
+ * read-only when @config->rw is false or the server says so. The disk's
+ * partitions are scanned before the call returns.
+ *
+ * Context: process context; sleeps, for up to @config->timeout seconds per
+ * step of the connection and handshake.
+ * Return: the device, or an ERR_PTR() with @why set.
+ */
+struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
+				  char *why, size_t why_len)
+{
+	struct fakenbd_dev *dev;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->index = -1;
+	dev->addr = config->addr;
+	dev->read_only = !config->rw;
+	dev->timeout = config->timeout ?: FAKENBD_DEFAULT_TIMEOUT;
+	dev->timeout = min_t(unsigned int, dev->timeout, FAKENBD_MAX_TIMEOUT);
+	dev->status_changed = config->status_changed;
+	dev->data = config->data;
+	INIT_LIST_HEAD(&dev->node);
+	INIT_LIST_HEAD(&dev->tx_list);
+	INIT_WORK(&dev->tx_work, fakenbd_tx_work);
+	mutex_init(&dev->tx_mutex);
+	init_waitqueue_head(&dev->tx_wait);
+	spin_lock_init(&dev->lock);
+	atomic_long_set(&dev->errors, 0);
+	dev->export = kstrdup(config->export ?: "", GFP_KERNEL);
+	if (!dev->export) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	if (config->addr.ss_family != AF_INET &&
+	    config->addr.ss_family != AF_INET6) {
+		snprintf(why, why_len, "no target address");
+		ret = -EDESTADDRREQ;
+		goto err_free;
+	}
+
+	dev->sock = fakenbd_sock_connect(&dev->addr, dev->timeout, why,
+					 why_len);
+	if (IS_ERR(dev->sock)) {
+		ret = PTR_ERR(dev->sock);
+		goto err_free;
+	}
+	ret = fakenbd_negotiate(dev->sock, dev->export, &dev->info, why,
+				why_len);
+	if (ret)
+		goto err_release_sock;
+	if (config->rw && (dev->info.flags & NBD_FLAG_READ_ONLY)) {
+		snprintf(why, why_len, "export is read-only, rw=1 refused");
+		ret = -EROFS;
+		goto err_release_sock;
+	}
+	if (dev->info.flags & NBD_FLAG_READ_ONLY)
+		dev->read_only = true;
+	/* From here on the receive thread waits for replies as long as need be. */
+	dev->sock->sk->sk_rcvtimeo = MAX_SCHEDULE_TIMEOUT;
+
+	mutex_lock(&fakenbd_devs_mutex);
+	ret = fakenbd_pick_name_locked(dev, config->name, why, why_len);
+	if (ret)
+		goto err_unlock;
+	ret = fakenbd_alloc_disk(dev);
+	if (ret) {
+		snprintf(why, why_len, "cannot allocate the disk (error %d)",
+			 ret);
+		goto err_unlock;
+	}
+	dev->rx_thread = kthread_run(fakenbd_rx_thread, dev, "fakenbd-%s",
+				     dev->name);
+	if (IS_ERR(dev->rx_thread)) {
+		ret = PTR_ERR(dev->rx_thread);
+		snprintf(why, why_len, "cannot start the receive thread (error %d)",
+			 ret);
+		goto err_free_disk;
+	}
+	ret = add_disk(dev->disk);
+	if (ret) {
+		snprintf(why, why_len, "cannot add disk %s (error %d)",
+			 dev->name, ret);
+		goto err_end_connection;
+	}
+	list_add_tail(&dev->node, &fakenbd_devs);
+	mutex_unlock(&fakenbd_devs_mutex);
+	pr_info("%s: export '%s' on %pISpc, %llu bytes%s\n", dev->name,
+		dev->export, &dev->addr, dev->info.size,
+		dev->read_only ? ", read-only" : "");
+	return dev;
+
+err_end_connection:
+	fakenbd_end_connection(dev);
+	fakenbd_free_disk(dev);
+	mutex_unlock(&fakenbd_devs_mutex);
+	goto err_free;
+err_free_disk:
+	fakenbd_free_disk(dev);
+err_unlock:
+	mutex_unlock(&fakenbd_devs_mutex);
+err_release_sock:
+	sock_release(dev->sock);
+err_free:
+	fakenbd_free(dev);
+	return ERR_PTR(ret);
+}
+
+/**
+ * fakenbd_stop() - remove the disk and close the connection
+ * @dev: a device from fakenbd_start()
+ * @why: set to the reason on failure ("fakenbd0 is open or mounted")
+ * @why_len: size of @why
+ *
+ * Refuses while anyone has the disk open (a mount included). Otherwise no
+ * one may open it again; the disk is removed, which writes back and waits
+ * for its requests (at most the timeout, then they fail), NBD_CMD_DISC is
+ * sent if the connection is up, and the device is freed: @dev is invalid
+ * after a return of 0, and the status hook is not called any more.
+ *
+ * Context: process context; sleeps. Not concurrently with itself on the
+ * same device.
+ * Return: 0, or -EBUSY with @why set and the device untouched.
+ */
+int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
+{
+	struct nbd_request disc = {
+		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
+		.type = cpu_to_be16(NBD_CMD_DISC),
+	};
+	unsigned long flags;
+	bool dead;
+
+	mutex_lock(&dev->disk->open_mutex);
+	if (disk_openers(dev->disk)) {
+		mutex_unlock(&dev->disk->open_mutex);
+		snprintf(why, why_len, "%s is open or mounted", dev->name);
+		return -EBUSY;
+	}
+	dev->closing = true;
+	mutex_unlock(&dev->disk->open_mutex);
+
+	del_gendisk(dev->disk);
+
+	spin_lock_irqsave(&dev->lock, flags);
+	dead = dev->dead;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (!dead) {
+		/* The queue is empty: the disconnect is the last request. */
+		mutex_lock(&dev->tx_mutex);
+		fakenbd_sock_send(dev->sock, &disc, sizeof(disc), 0);
+		mutex_unlock(&dev->tx_mutex);
+	}
+	fakenbd_end_connection(dev);
+
+	mutex_lock(&fakenbd_devs_mutex);
+	list_del(&dev->node);
+	mutex_unlock(&fakenbd_devs_mutex);
+	fakenbd_free_disk(dev);
+	fakenbd_free(dev);
+	return 0;
+}
+
+/**
+ * fakenbd_disk_name() - the disk's name, as in /dev and /sys/block
+ * @dev: the device
+ *
+ * Return: a string that lives as long as @dev.
+ */
+const char *fakenbd_disk_name(struct fakenbd_dev *dev)
+{
+	return dev->name;
+}
+
+/**
+ * fakenbd_gendisk() - the disk, for a link to its sysfs directory
+ * @dev: the device
+ *
+ * Return: the disk (disk_to_dev() gives its struct device), valid as long
+ * as @dev.
+ */
+struct gendisk *fakenbd_gendisk(struct fakenbd_dev *dev)
+{
+	return dev->disk;
+}
+
+/**
+ * fakenbd_size() - the export's size
+ * @dev: the device
+ *
+ * Return: bytes, as the server announced them (the disk holds the whole
+ * 512-byte sectors of it).
+ */
+u64 fakenbd_size(struct fakenbd_dev *dev)
+{
+	return dev->info.size;
+}
+
+/**
+ * fakenbd_read_only() - whether the disk is read-only
+ * @dev: the device
+ *
+ * Return: true when it was started with rw false or the export is
+ * read-only.
+ */
+bool fakenbd_read_only(struct fakenbd_dev *dev)
+{
+	return dev->read_only;
+}
+
+/**
+ * fakenbd_connected() - whether the connection is still up
+ * @dev: the device
+ *
+ * Context: any.
+ * Return: false once the connection died (for good: a device does not
+ * reconnect).
+ */
+bool fakenbd_connected(struct fakenbd_dev *dev)
+{
+	unsigned long flags;
+	bool dead;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	dead = dev->dead;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return !dead;
+}
+
+/**
+ * fakenbd_errors() - how many requests failed
+ * @dev: the device
+ *
+ * Context: any.
+ * Return: the count since start: server errors, requests failed by a lost
+ * connection and requests refused after it.
+ */
+unsigned long fakenbd_errors(struct fakenbd_dev *dev)
+{
+	return atomic_long_read(&dev->errors);
+}
+
+/**
+ * fakenbd_last_error() - why the connection died
+ * @dev: the device
+ * @buf: filled with the reason ("server closed the connection", "a request
+ *	timed out after 30 s", ...), or "" while connected
+ * @len: size of @buf
+ *
+ * Context: any.
+ */
+void fakenbd_last_error(struct fakenbd_dev *dev, char *buf, size_t len)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	strscpy(buf, dev->dead ? dev->reason : "", len);
+	spin_unlock_irqrestore(&dev->lock, flags);
+}
+
+/**
+ * fakenbd_dev_init() - set up what every device shares
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int fakenbd_dev_init(void)
+{
+	fakenbd_wq = alloc_workqueue("fakenbd", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				     0);
+	return fakenbd_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * fakenbd_dev_exit() - undo fakenbd_dev_init(), once every device stopped
+ *
+ * Context: module exit.
+ */
+void fakenbd_dev_exit(void)
+{
+	WARN_ON_ONCE(!list_empty(&fakenbd_devs));
+	destroy_workqueue(fakenbd_wq);
+	ida_destroy(&fakenbd_ida);
+}

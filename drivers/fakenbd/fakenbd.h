@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fakenbd's internal API: what its control faces (configfs, and for now a
+ * temporary debugfs file) call to connect a disk to an NBD server, to read
+ * its state and to take it down again.
+ *
+ * A struct fakenbd_dev is one connection and the disk on it. fakenbd_start()
+ * creates it connected; the connection may later die (the server went away,
+ * timed out or broke the protocol), after which the disk stays, every I/O
+ * fails with EIO and fakenbd_connected() is false. Only fakenbd_stop()
+ * removes the disk and frees the device; the caller owns the pointer from a
+ * successful start until a successful stop, and must not call stop twice or
+ * concurrently with itself.
+ */
+#ifndef _FAKENBD_H
+#define _FAKENBD_H
+
+#include <linux/socket.h>
+#include <linux/types.h>
+
+struct fakenbd_dev;
+
+#define FAKENBD_DEFAULT_PORT	10809
+#define FAKENBD_DEFAULT_TIMEOUT	30	/* seconds */
+#define FAKENBD_MAX_TIMEOUT	3600	/* seconds */
+#define FAKENBD_NAME_MAX	31	/* a disk name, without the NUL */
+
+/**
+ * struct fakenbd_config - what fakenbd_start() needs to make a disk
+ * @addr: the server, AF_INET or AF_INET6 with its port set
+ *	(fakenbd_parse_target() fills it from text)
+ * @export: the export's name on the server, NUL-terminated; may be empty
+ *	(the server's default export); copied by fakenbd_start()
+ * @name: the disk's name, or an empty string for the next free
+ *	"fakenbdN"; lower-case letters, digits, '-' and '_'
+ * @rw: true for a writable disk; refused on a read-only export
+ * @timeout: seconds for connecting, for each step of the handshake and for
+ *	each request; 0 means FAKENBD_DEFAULT_TIMEOUT
+ * @status_changed: called when fakenbd_connected() or fakenbd_errors()
+ *	changes, or NULL. It may run in atomic context (blk-mq's dispatch,
+ *	for a request refused after the connection died) and must not
+ *	sleep; no fakenbd lock is held; it may run in several threads at
+ *	once, before fakenbd_start() returns, and never after
+ *	fakenbd_stop() returned 0. It must not call fakenbd_stop().
+ * @data: passed to @status_changed
+ */
+struct fakenbd_config {
+	struct sockaddr_storage addr;
+	const char *export;
+	const char *name;
+	bool rw;
+	unsigned int timeout;
+	void (*status_changed)(void *data);
+	void *data;
+};
+
+int fakenbd_parse_target(const char *text, struct sockaddr_storage *addr,
+			 char *why, size_t why_len);
+struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
+				  char *why, size_t why_len);
+int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len);
+
+const char *fakenbd_disk_name(struct fakenbd_dev *dev);
+struct gendisk *fakenbd_gendisk(struct fakenbd_dev *dev);
+u64 fakenbd_size(struct fakenbd_dev *dev);
+bool fakenbd_read_only(struct fakenbd_dev *dev);
+bool fakenbd_connected(struct fakenbd_dev *dev);
+unsigned long fakenbd_errors(struct fakenbd_dev *dev);
+void fakenbd_last_error(struct fakenbd_dev *dev, char *buf, size_t len);
+
+#endif /* _FAKENBD_H */

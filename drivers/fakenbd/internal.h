@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fakenbd's private declarations, one section per defining file.
+ *
+ * Lock order, outermost first:
+ *   fakenbd_devs_mutex (dev.c)   the device list; sleeps; held across
+ *                                add_disk()
+ *   disk->open_mutex             the block layer's; taken by fakenbd_stop()
+ *                                and around our open/release callbacks
+ *   dev->tx_mutex                who writes to the socket; sleeps
+ *   dev->lock                    a spinlock, taken with interrupts off;
+ *                                innermost
+ * The control face's own mutex (ctl.c) is outside all of these.
+ */
+#ifndef _FAKENBD_INTERNAL_H
+#define _FAKENBD_INTERNAL_H
+
+#include <linux/blk-mq.h>
+#include <linux/mutex.h>
+#include <linux/net.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "fakenbd.h"
+
+#define FAKENBD_REASON_LEN	128
+
+/* sock.c */
+
+/**
+ * struct fakenbd_export_info - what the handshake learnt of the export
+ * @size: bytes, as the server sent it
+ * @flags: transmission flags (NBD_FLAG_*), 0 when the server sent none
+ */
+struct fakenbd_export_info {
+	u64 size;
+	u16 flags;
+};
+
+int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
+		      int flags);
+int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len);
+int fakenbd_sock_send_bvec(struct socket *sock, struct bio_vec *bvec,
+			   int flags);
+int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec);
+struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
+				    unsigned int timeout, char *why,
+				    size_t why_len);
+const char *fakenbd_errno_text(int err);
+
+/* handshake.c */
+
+int fakenbd_negotiate(struct socket *sock, const char *export,
+		      struct fakenbd_export_info *info, char *why,
+		      size_t why_len);
+
+/* dev.c */
+
+/**
+ * enum fakenbd_cmd_state - where a request is, under dev->lock
+ * @FAKENBD_CMD_IDLE: not ours to complete: not yet queued, or already
+ *	claimed by whoever completes it
+ * @FAKENBD_CMD_QUEUED: on dev->tx_list, waiting for the transmit work
+ * @FAKENBD_CMD_SENDING: the transmit work is writing it to the socket and
+ *	still reads its pages; a reply must wait (dev->tx_wait)
+ * @FAKENBD_CMD_SENT: on the wire (or its send failed), waiting for its
+ *	reply or for the sweep that follows a lost connection
+ *
+ * Only the party that moves a request from QUEUED or SENT to IDLE, under
+ * dev->lock, completes it: the receive thread for a matching reply, the
+ * sweep after the connection died, nobody else.
+ */
+enum fakenbd_cmd_state {
+	FAKENBD_CMD_IDLE,
+	FAKENBD_CMD_QUEUED,
+	FAKENBD_CMD_SENDING,
+	FAKENBD_CMD_SENT,
+};
+
+/**
+ * struct fakenbd_cmd - our part of a blk-mq request (its pdu)
+ * @tx_entry: on dev->tx_list while QUEUED; under dev->lock
+ * @state: see enum fakenbd_cmd_state; under dev->lock
+ * @handle: the handle on the wire: a per-device sequence number in the
+ *	high 32 bits, the request's tag in the low; under dev->lock
+ * @status: what the completion reports; written by the party that
+ *	claimed the request, read by fakenbd_complete_rq()
+ */
+struct fakenbd_cmd {
+	struct list_head tx_entry;
+	enum fakenbd_cmd_state state;
+	u64 handle;
+	blk_status_t status;
+};
+
+/**
+ * struct fakenbd_dev - one connection to an NBD server and its disk
+ * @node: on fakenbd_devs; under fakenbd_devs_mutex
+ * @name: the disk's name; fixed once started
+ * @index: from fakenbd_ida when @name was chosen for the caller, else -1
+ * @addr: the server
+ * @export: the export's name (owned)
+ * @info: size and transmission flags from the handshake; fixed
+ * @read_only: the disk is read-only (rw=0 or the export is); fixed
+ * @timeout: seconds, for requests and socket operations; fixed
+ * @status_changed: the caller's hook (struct fakenbd_config); fixed
+ * @data: its argument
+ * @sock: the connection; released by fakenbd_stop() only, after the
+ *	receive thread and the transmit work are gone. Shut down (never
+ *	released) when the connection dies.
+ * @tagset: blk-mq's tag set, one hardware queue
+ * @disk: the disk; added at start, deleted by fakenbd_stop()
+ * @rx_thread: the receive thread: reads replies, completes requests, and
+ *	once the connection died fails what is left (the sweep); then waits
+ *	for kthread_stop()
+ * @tx_work: writes queued requests to the socket, on fakenbd_wq
+ * @tx_mutex: held while writing one request, or the disconnect, to @sock
+ * @tx_wait: woken when a request leaves the SENDING state
+ * @lock: protects @tx_list, @dead, @reason, @seq and each request's
+ *	struct fakenbd_cmd; a spinlock taken with interrupts off, innermost
+ * @tx_list: requests queued for @tx_work
+ * @dead: the connection is lost; set once, never cleared. After it is set
+ *	no request is queued, and the sweep fails every one in flight.
+ * @reason: why the connection died; under @lock
+ * @seq: the last handle's sequence number; under @lock
+ * @closing: fakenbd_stop() has begun; under disk->open_mutex. Our open
+ *	callback refuses new openers from then on.
+ * @errors: requests failed since start
+ *
+ * fakenbd_start() creates it and fakenbd_stop() frees it; nothing else
+ * holds a reference. The disk's private_data and the queue's queuedata
+ * point here: the block layer calls us only between add_disk() and
+ * del_gendisk() (plus the requests that del_gendisk() waits for).
+ */
+struct fakenbd_dev {
+	struct list_head node;
+	char name[FAKENBD_NAME_MAX + 1];
+	int index;
+	struct sockaddr_storage addr;
+	char *export;
+	struct fakenbd_export_info info;
+	bool read_only;
+	unsigned int timeout;
+	void (*status_changed)(void *data);
+	void *data;
+
+	struct socket *sock;
+	struct blk_mq_tag_set tagset;
+	struct gendisk *disk;
+	struct task_struct *rx_thread;
+	struct work_struct tx_work;
+	struct mutex tx_mutex;		/* one writer on @sock */
+	wait_queue_head_t tx_wait;
+
+	spinlock_t lock;		/* see above; innermost */
+	struct list_head tx_list;
+	bool dead;
+	char reason[FAKENBD_REASON_LEN];
+	u32 seq;
+
+	bool closing;
+	atomic_long_t errors;
+};
+
+int fakenbd_dev_init(void);
+void fakenbd_dev_exit(void);
+
+/* ctl.c (temporary) */
+
+int fakenbd_ctl_init(void);
+void fakenbd_ctl_exit(void);
+
+#endif /* _FAKENBD_INTERNAL_H */

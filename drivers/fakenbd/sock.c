@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel TCP socket: parsing a target, connecting with a timeout, and
+ * sending or receiving a whole buffer. Nothing here keeps state.
+ */
+
+#include <linux/bvec.h>
+#include <linux/errno.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <linux/kernel.h>
+#include <linux/net.h>
+#include <linux/socket.h>
+#include <linux/string.h>
+#include <linux/tcp.h>
+#include <linux/uio.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "internal.h"
+
+/* One step of a transfer: returns 0 once @msg's iterator is drained. */
+static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
+			     bool send)
+{
+	int ret;
+
+	while (msg_data_left(msg)) {
+		if (send)
+			ret = sock_sendmsg(sock, msg);
+		else
+			ret = sock_recvmsg(sock, msg, msg->msg_flags);
+		if (ret == 0)
+			return -EPIPE;
+		if (ret == -EAGAIN)
+			return -ETIMEDOUT;
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * fakenbd_sock_send() - write a whole buffer to a socket
+ * @sock: the socket
+ * @buf: what to write
+ * @len: its length
+ * @flags: more MSG_* flags (MSG_MORE when data follows)
+ *
+ * Context: process context; sleeps for at most the socket's send timeout
+ * per partial write.
+ * Return: 0, or -errno (-EPIPE when the peer is gone, -ETIMEDOUT).
+ */
+int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
+		      int flags)
+{
+	struct kvec vec = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = flags | MSG_NOSIGNAL };
+
+	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &vec, 1, len);
+	return fakenbd_sock_xfer(sock, &msg, true);
+}
+
+/**
+ * fakenbd_sock_recv() - read exactly @len bytes from a socket
+ * @sock: the socket
+ * @buf: where they go
+ * @len: how many
+ *
+ * Context: process context; sleeps for at most the socket's receive
+ * timeout per partial read.
+ * Return: 0, or -errno (-EPIPE when the peer closed first, -ETIMEDOUT).
+ */
+int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len)
+{
+	struct kvec vec = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
+
+	iov_iter_kvec(&msg.msg_iter, ITER_DEST, &vec, 1, len);
+	return fakenbd_sock_xfer(sock, &msg, false);
+}
+
+/**
+ * fakenbd_sock_send_bvec() - write one segment of a request's pages
+ * @sock: the socket
+ * @bvec: the segment
+ * @flags: more MSG_* flags
+ *
+ * Context: as fakenbd_sock_send().
+ * Return: as fakenbd_sock_send().
+ */
+int fakenbd_sock_send_bvec(struct socket *sock, struct bio_vec *bvec,
+			   int flags)
+{
+	struct msghdr msg = { .msg_flags = flags | MSG_NOSIGNAL };
+
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bvec, 1, bvec->bv_len);
+	return fakenbd_sock_xfer(sock, &msg, true);
+}
+
+/**
+ * fakenbd_sock_recv_bvec() - read one segment of a request's pages
+ * @sock: the socket
+ * @bvec: the segment, filled whole
+ *
+ * Context: as fakenbd_sock_recv().
+ * Return: as fakenbd_sock_recv().
+ */
+int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec)
+{
+	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
+
+	iov_iter_bvec(&msg.msg_iter, ITER_DEST, bvec, 1, bvec->bv_len);
+	return fakenbd_sock_xfer(sock, &msg, false);
+}
+
+/**
+ * fakenbd_errno_text() - a few words for a connection's errno
+ * @err: a negative errno
+ *
+ * Return: a static string; "failed" for a value it does not know.
+ */
+const char *fakenbd_errno_text(int err)
+{
+	switch (err) {
+	case -ECONNREFUSED:
+		return "connection refused";
+	case -ETIMEDOUT:
+	case -EAGAIN:
+	case -EINPROGRESS:
+		return "timed out";
+	case -ENETUNREACH:
+		return "network unreachable";
+	case -EHOSTUNREACH:
+		return "no route to host";
+	case -ECONNRESET:
+		return "connection reset";
+	case -EPIPE:
+		return "connection closed";
+	case -EINTR:
+	case -ERESTARTSYS:
+		return "interrupted";
+	case -EADDRNOTAVAIL:
+		return "address not available";
+	case -EAFNOSUPPORT:
+		return "address family not supported";
+	default:
+		return "failed";
+	}
+}
+
+/**
+ * fakenbd_sock_connect() - open a TCP connection to an NBD server
+ * @addr: the server, AF_INET or AF_INET6 with a port
+ * @timeout: seconds for the connection and for each later send or receive
+ * @why: set to the reason on failure ("connect 127.0.0.1:10809:
+ *	connection refused")
+ * @why_len: size of @why
+ *
+ * The socket gets GFP_NOIO allocations (it carries block I/O) and
+ * TCP_NODELAY; its send and receive timeouts are @timeout.
+ *
+ * Context: process context; sleeps up to @timeout seconds.
+ * Return: the connected socket, or an ERR_PTR().
+ */
+struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
+				    unsigned int timeout, char *why,
+				    size_t why_len)
+{
+	int len = addr->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						sizeof(struct sockaddr_in);
+	struct socket *sock;
+	int ret;
+
+	ret = sock_create_kern(&init_net, addr->ss_family, SOCK_STREAM,
+			       IPPROTO_TCP, &sock);
+	if (ret) {
+		snprintf(why, why_len, "connect %pISpc: cannot create a socket (error %d)",
+			 addr, ret);
+		return ERR_PTR(ret);
+	}
+	sock->sk->sk_allocation = GFP_NOIO;
+	sock->sk->sk_sndtimeo = (long)timeout * HZ;
+	sock->sk->sk_rcvtimeo = (long)timeout * HZ;
+	tcp_sock_set_nodelay(sock->sk);
+
+	/* The send timeout bounds a blocking connect, too. */
+	ret = kernel_connect(sock, (struct sockaddr *)addr, len, 0);
+	if (ret) {
+		snprintf(why, why_len, "connect %pISpc: %s", addr,
+			 fakenbd_errno_text(ret));
+		sock_release(sock);
+		return ERR_PTR(ret == -EINPROGRESS ? -ETIMEDOUT : ret);
+	}
+	return sock;
+}
+
+/* "[v6]:port", "v6", "v4:port" or "v4": split into address and port. */
+static int fakenbd_split_target(char *text, char **host, char **port)
+{
+	char *colon;
+
+	*port = NULL;
+	if (text[0] == '[') {
+		char *end = strchr(text, ']');
+
+		if (!end)
+			return -EINVAL;
+		*end = '\0';
+		*host = text + 1;
+		if (end[1] == ':')
+			*port = end + 2;
+		else if (end[1])
+			return -EINVAL;
+		return 0;
+	}
+	*host = text;
+	colon = strchr(text, ':');
+	if (colon && !strchr(colon + 1, ':')) {
+		*colon = '\0';
+		*port = colon + 1;
+	}
+	return 0;
+}
+
+/**
+ * fakenbd_parse_target() - read a server address from text
+ * @text: "ADDR" or "ADDR:PORT", ADDR an IPv4 address or an IPv6 one
+ *	(in brackets when a port follows); one trailing newline is ignored
+ * @addr: filled with the address and the port (default 10809)
+ * @why: set to the reason on failure
+ * @why_len: size of @why
+ *
+ * Host names are not resolved.
+ *
+ * Context: any context that may allocate with GFP_KERNEL.
+ * Return: 0, or -EINVAL with @why set.
+ */
+int fakenbd_parse_target(const char *text, struct sockaddr_storage *addr,
+			 char *why, size_t why_len)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)addr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)addr;
+	u16 port = FAKENBD_DEFAULT_PORT;
+	char *copy, *host = NULL, *port_text;
+	int ret = -EINVAL;
+
+	copy = kstrndup(text, 128, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	strim(copy);
+	memset(addr, 0, sizeof(*addr));
+	if (fakenbd_split_target(copy, &host, &port_text))
+		goto bad_addr;
+	if (port_text && (kstrtou16(port_text, 10, &port) || !port)) {
+		snprintf(why, why_len, "target: bad port '%s'", port_text);
+		goto out;
+	}
+	if (in4_pton(host, -1, (u8 *)&sin->sin_addr, -1, NULL)) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		ret = 0;
+		goto out;
+	}
+	if (in6_pton(host, -1, (u8 *)&sin6->sin6_addr, -1, NULL)) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		ret = 0;
+		goto out;
+	}
+bad_addr:
+	snprintf(why, why_len,
+		 "target: '%s' is not an IPv4 or IPv6 address (host names are not resolved)",
+		 host ? host : copy);
+out:
+	kfree(copy);
+	return ret;
+}
