@@ -178,6 +178,8 @@ struct record {
 int record_parse(const char *text, size_t len, struct record *rec);
 bool record_concerns(const char *text, size_t len, const char *op,
 		     const char *file, int err);
+bool record_concerns_item(const char *text, size_t len, const char *op,
+			  int err);
 void record_print(FILE *out, const char *indent, const char *text,
 		  size_t len);
 

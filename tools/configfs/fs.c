@@ -774,16 +774,28 @@ int fs_unlink(struct fs *fs, const char *path)
 }
 
 /*
- * A failed commit is recorded, like a failed mkdir, on the directory it
- * was tried in: the group's live/.
+ * A commit or un-commit: the rename of an item between its group's
+ * pending/ and live/. A refusal leaves the item where it was, @from, with
+ * the client's record on it ("commit: -EAGAIN" and its reason).
  */
 int fs_rename(struct fs *fs, const char *from, const char *to)
 {
+	const char *op = strstr(to, "/live/") || !strncmp(to, "live/", 5) ?
+			 "commit" : "uncommit";
 	int ret = -EOPNOTSUPP;
+	char *text;
+	size_t len;
 
+	fs_clear_record(fs);
 	if (fs->ops->rename)
 		ret = fs_counted(fs, fs->ops->rename(fs->priv, from, to));
-	return fs_failed(fs, "rename", to, ret);
+	if (!ret || fs_error_record(fs, from, &text, &len))
+		return ret;
+	if (record_concerns_item(text, len, op, -ret))
+		fs->record = text;
+	else
+		free(text);
+	return ret;
 }
 
 int fs_readlink(struct fs *fs, const char *path, struct arena *arena,

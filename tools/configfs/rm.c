@@ -124,6 +124,9 @@ static int rm_uncommit(struct rm *rm, const struct node *node,
 	if (ret) {
 		cfs_err(live_path, "cannot un-commit (rename to %s): %s; stopped here",
 			pending, cfs_strerror(ret));
+		if (fs_record(rm->fs))
+			record_print(stderr, "  ", fs_record(rm->fs),
+				     strlen(fs_record(rm->fs)));
 		return ret;
 	}
 	rm_say(rm, "uncommit", live_path);
