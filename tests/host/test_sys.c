@@ -944,6 +944,11 @@ static void sys_commit_waits_until_the_item_is_configured_whole(void)
 	out = get("grp/pending/x/b");
 	EXPECT_STR(out, "6");
 	free(out);
+	/* pending/x is the item to commit, not one that --prune removes. */
+	EXPECT(RUN(&out, "diff", (char *)at("../c.save")) == CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "+commit grp/live/x\n"));
+	EXPECT(!strstr(out, "-mkdir"));
+	free(out);
 	unlink(at("../c.save"));
 	rm_root();
 }

@@ -31,6 +31,24 @@ static void extras_add(struct extras *x, const char *path,
 	e->elsewhere = elsewhere;
 }
 
+/*
+ * A pending item of a committable group that the file has live: not
+ * extra, but what restore is to commit.
+ */
+static bool extras_live_in_file(struct extras *x, struct plan *plan,
+				const struct node *node)
+{
+	const struct node *stage = node->parent;
+	const char *live;
+
+	if (!stage || strcmp(stage->name, "pending") ||
+	    !walk_is_committable(stage->parent))
+		return false;
+	live = path_join(&x->arena, stage->parent->path, "live");
+	live = path_join(&x->arena, live, node->name);
+	return plan_has(plan, live, NULL) == PLAN_HAS_DIR;
+}
+
 static void extras_visit(struct extras *x, struct plan *plan,
 			 const struct node *node)
 {
@@ -40,6 +58,8 @@ static void extras_visit(struct extras *x, struct plan *plan,
 
 	switch (node->kind) {
 	case NODE_DIR:
+		if (has == PLAN_HAS_NONE && extras_live_in_file(x, plan, node))
+			return;
 		if (has == PLAN_HAS_NONE) {
 			extras_add(x, node->path, NULL, false);
 			return;
