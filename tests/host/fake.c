@@ -443,6 +443,8 @@ void fake_init(struct fake *fake, const struct fake_hooks *hooks)
 	fake->fs.priv = fake;
 	fake->fs.root = "";
 	fake->fs.value_max = 4096;
+	/* Not the host's modules: the model is no configfs mount. */
+	cfs_opts.modules = "/nonexistent/sys/module";
 	fake->log = strdup("");
 }
 

@@ -20,7 +20,7 @@ static const struct cfs_cmd cfs_cmds[] = {
 	{ "tree", cmd_tree, "show a tree with its values" },
 	{ "save", cmd_save, "write a tree as a file restore applies" },
 	{ "restore", cmd_restore, "recreate a tree from a saved file" },
-	{ "diff", cmd_diff, "show what restore would change" },
+	{ "diff", cmd_diff, "show how the tree and a saved file differ" },
 	{ "rm", cmd_rm, "remove links and directories in configfs order" },
 	{ "why", cmd_why, "show why the last write, mkdir or link failed" },
 	{ "watch", cmd_watch, "print changes as they happen" },
