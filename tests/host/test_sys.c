@@ -991,6 +991,23 @@ static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
 	rm_root();
 }
 
+/* A partial restore of a link into a live item that is there already. */
+static void sys_restore_paths_link_into_a_live_item_left_out(void)
+{
+	char *out;
+
+	mk_root();
+	build_committable();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../c.save")) == 0);
+	free(out);
+	EXPECT(!unlink(at("other/links/x")));
+	EXPECT(RUN(&out, "restore", (char *)at("../c.save"), "other") == 0);
+	free(out);
+	EXPECT(!access(at("other/links/x/a"), F_OK));
+	unlink(at("../c.save"));
+	rm_root();
+}
+
 int cfs_main(int argc, char **argv);
 
 /* The program's own main(), as the shell runs it; returns its status. */
@@ -1090,6 +1107,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_commit_waits_until_the_item_is_configured_whole),
 	KTAP_CASE(sys_commit_refuses_a_name_both_pending_and_live),
 	KTAP_CASE(sys_rm_uncommits_a_live_item_and_recommits_on_refusal),
+	KTAP_CASE(sys_restore_paths_link_into_a_live_item_left_out),
 	KTAP_CASE(cli_help_and_usage_exit_codes),
 	KTAP_CASE(cli_help_cmd_and_the_program_name),
 };

@@ -700,9 +700,11 @@ static bool plan_present(const struct pnode *n)
 	return true;
 }
 
+/* A commit a partial restore leaves out is taken to be done, as a mkdir. */
 static bool plan_committed(const struct pnode *item)
 {
-	return !item || item->commit->state == OP_DONE;
+	return !item || item->commit->state == OP_DONE ||
+	       item->commit->excluded;
 }
 
 static bool plan_settled(const struct op *op)
