@@ -171,14 +171,18 @@ struct cfgng_attr;
  *	   the field's type; for strings, NUL-terminated) before it is
  *	   stored. Returns 0 to accept it, or a negative errno to refuse it,
  *	   with *@why set to what is accepted ("is not a multiple of 512");
- *	   the user's reason is then "NAME: 'VALUE' WHY".
+ *	   the user's reason is then "NAME: 'VALUE' WHY". Runs under @lock,
+ *	   in one step with the store: it must not sleep, and whatever it
+ *	   reads of the client's state is seen by the store too (a client
+ *	   that freezes its settings sets its flag, then takes and drops each
+ *	   attribute's @lock: every store is then in the field or refused)
  * @changed: option: called after a store that changed the field's value,
- *	     with no lock held
- * @lock: serialises the helpers' reads and writes of the field
+ *	     with no lock held, in the store's context (which may sleep)
+ * @lock: serialises the helpers' reads and writes of the field, and
+ *	  @check with the write
  *
  * Options are given to the macros as designated initialisers
- * (``.check = my_check``). Context of both hooks: the store's, which may
- * sleep.
+ * (``.check = my_check``).
  */
 struct cfgng_attr {
 	struct configfs_attribute	*attr;
@@ -559,8 +563,8 @@ static inline ssize_t cfgng_attr_show(struct cfgng_attr *a, const void *field,
  * @size: the field's size
  *
  * Parses the value (or refuses it, with the reason, and the parser's
- * errno), asks @a->check, stores it, and calls @a->changed if the value
- * changed.
+ * errno), asks @a->check and stores it in one step under @a->lock, and
+ * calls @a->changed if the value changed.
  *
  * Context: process context; takes @a->lock.
  * Return: @count, or a negative errno.
@@ -578,19 +582,17 @@ static inline ssize_t cfgng_attr_store(struct config_item *item,
 	ret = a->parse(item, a, page, count, val, size);
 	if (ret)
 		return ret;
-	if (a->check) {
-		ret = a->check(item, a->attr, val, &why);
-		if (ret) {
-			cfgng_attr_refuse(item, a, page, count, "%s",
-					  why ?: "is refused");
-			return ret < 0 ? ret : -EINVAL;
-		}
-	}
 	spin_lock(&a->lock);
-	changed = memcmp(field, val, size);
+	ret = a->check ? a->check(item, a->attr, val, &why) : 0;
+	changed = !ret && memcmp(field, val, size);
 	if (changed)
 		memcpy(field, val, size);
 	spin_unlock(&a->lock);
+	if (ret) {
+		cfgng_attr_refuse(item, a, page, count, "%s",
+				  why ?: "is refused");
+		return ret < 0 ? ret : -EINVAL;
+	}
 	if (changed && a->changed)
 		a->changed(item, a->attr);
 	return count;

@@ -8,8 +8,8 @@
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
-# one round of the benchmark's quick set, the runner's self-test, and the
-# debug kernel suites. Expects the environment of the top Makefile
+# one round of the benchmark's quick set, the demo of `make run`, the
+# runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
 # (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
 #
 # Each script's TAP is counted against its plan, and a script that fails
@@ -165,6 +165,29 @@ bench_quick_set() {
 		{ echo "bench: no plot"; return 1; }
 }
 
+# `make run` without a terminal: the demo's tour runs to its end, each
+# step does what the transcript in the README shows, and the kernel
+# printed no report (the console shows warnings for this run).
+demo_runs() {
+	local log=$out/demo.log want
+	DEMO_APPEND="loglevel=5" "$TOP/scripts/run-demo.sh" < /dev/null \
+		> "$log" 2>&1 || { tail -20 "$log"; return 1; }
+	for want in "reason: rw: 'maybe' is not one of 0, 1" \
+		"fakenbd/live/disk1/connected:1" \
+		"reason: connect 127.0.0.1:10999: connection refused" \
+		"configured through configfs" \
+		"reason: disk1 is open or mounted: unmount or close it first" \
+		"Permission denied" \
+		"reboot: Power down"; do
+		grep -qF -- "$want" "$log" ||
+			{ echo "demo: no line with: $want"; tail -20 "$log"; return 1; }
+	done
+	if grep -E 'BUG|WARNING|Oops|Call Trace|leak' "$log"; then
+		echo "demo: the kernel reported a problem"
+		return 1
+	fi
+}
+
 runner_selftest() {
 	echo "# the runner's self-test"
 	tap_stream runner_selftest "$TOP/scripts/runner-selftest.sh" \
@@ -187,6 +210,7 @@ debug_suites() {
 	debug)	debug_suites ;;
 	*)	lint_steps; host_tests; guest_suites
 		step bench_quick_set_reports_every_target bench_quick_set
+		step demo_of_make_run_runs_to_its_end demo_runs
 		runner_selftest
 		debug_suites "${CONFIGFS%% *}" ;;
 	esac

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fakenbd's internal API: what its control faces (configfs, and for now a
- * temporary debugfs file) call to connect a disk to an NBD server, to read
- * its state and to take it down again.
+ * fakenbd's internal API: what its control face (configfs.c) calls to
+ * connect a disk to an NBD server, to read its state and to take it down
+ * again.
  *
  * A struct fakenbd_dev is one connection and the disk on it. fakenbd_start()
  * creates it connected; the connection may later die (the server went away,

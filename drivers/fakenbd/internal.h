@@ -10,7 +10,7 @@
  *   dev->tx_mutex                who writes to the socket; sleeps
  *   dev->lock                    a spinlock, taken with interrupts off;
  *                                innermost
- * The control face's own mutex (ctl.c) is outside all of these.
+ * Each configfs item's mutex (configfs.c) is outside all of these.
  */
 #ifndef _FAKENBD_INTERNAL_H
 #define _FAKENBD_INTERNAL_H
@@ -167,9 +167,9 @@ struct fakenbd_dev {
 int fakenbd_dev_init(void);
 void fakenbd_dev_exit(void);
 
-/* ctl.c (temporary) */
+/* configfs.c */
 
-int fakenbd_ctl_init(void);
-void fakenbd_ctl_exit(void);
+int fakenbd_configfs_init(void);
+void fakenbd_configfs_exit(void);
 
 #endif /* _FAKENBD_INTERNAL_H */

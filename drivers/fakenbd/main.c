@@ -15,7 +15,7 @@ static int __init fakenbd_init(void)
 	ret = fakenbd_dev_init();
 	if (ret)
 		return ret;
-	ret = fakenbd_ctl_init();
+	ret = fakenbd_configfs_init();
 	if (ret)
 		goto err_dev_exit;
 	return 0;
@@ -27,7 +27,7 @@ err_dev_exit:
 
 static void __exit fakenbd_exit(void)
 {
-	fakenbd_ctl_exit();
+	fakenbd_configfs_exit();
 	fakenbd_dev_exit();
 }
 

@@ -101,7 +101,7 @@ static bool round_clean(const struct commit_op *op, int n, bool *injected,
 	const char *from = op->from_live ? LIVE : PENDING;
 	const char *to = op->from_live ? PENDING : LIVE;
 	long before, after;
-	bool moved, ok = true;
+	bool moved, counted, ok = true;
 	ssize_t len;
 	int ret, left;
 
@@ -129,7 +129,8 @@ static bool round_clean(const struct commit_op *op, int n, bool *injected,
 		    op->name, n, ename(ret));
 		ok = false;
 	}
-	if ((after != before) != moved) {
+	counted = after != before;
+	if (counted != moved) {
 		say("%s n=%d: the client's count moved %ld -> %ld, the disk %s",
 		    op->name, n, before, after, moved ? "did" : "did not");
 		ok = false;

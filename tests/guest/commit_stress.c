@@ -43,13 +43,20 @@ static void hold_still(void)
 	while (atomic_load(&quiet) && !atomic_load(&stop))
 		usleep(1000);
 }
+
 /* Changes to disks/ begun and ended: renames, mkdirs and rmdirs. */
 static atomic_long started, done;
 static atomic_long checks, listings, anomalies, moves, dyn_moves, dyn_rounds;
 
-static void anomaly(const char *fmt, const char *a, int err)
+static void anomaly(const char *fmt, ...)
 {
-	say(fmt, a, ename(err));
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	say("%s", line);
 	atomic_fetch_add(&anomalies, 1);
 }
 
@@ -79,7 +86,7 @@ static void *mover(void *arg)
 		atomic_fetch_add(&started, 1);
 		if (rename(pending, live) < 0 && rename(live, pending) < 0) {
 			err = errno;
-			anomaly("mover: %s: %s", pending, err);
+			anomaly("move %s: %s", pending, ename(err));
 		} else {
 			atomic_fetch_add(&moves, 1);
 		}
@@ -109,8 +116,8 @@ static void *checker(void *arg)
 			continue;
 		atomic_fetch_add(&checks, 1);
 		if (in_p == in_l)
-			anomaly("checker: %s is in %s", pending,
-				in_p ? EEXIST : ENOENT);
+			anomaly("check: s%d is in %s", i,
+				in_p ? "both stages" : "neither stage");
 	}
 	return arg;
 }
@@ -130,7 +137,7 @@ static void list_stage(const char *dir, char *names, size_t size)
 	names[0] = 0;
 	d = opendir(dir);
 	if (!d) {
-		anomaly("reader: opendir %s: %s", dir, errno);
+		anomaly("opendir %s: %s", dir, ename(errno));
 		return;
 	}
 	while ((de = readdir(d))) {
@@ -150,7 +157,7 @@ static void list_stage(const char *dir, char *names, size_t size)
 		return;
 	atomic_fetch_add(&listings, 1);
 	if (twice)
-		anomaly("reader: a name twice in %s:%s", names, 0);
+		anomaly("a name twice in %s", names);
 }
 
 static void *reader(void *arg)
@@ -167,11 +174,11 @@ static void *reader(void *arg)
 				 i);
 			ret = slurp(path, buf, sizeof(buf));
 			if (ret < 0 && ret != -ENOENT)
-				anomaly("reader: %s: %s", path, -ret);
+				anomaly("read %s: %s", path, ename(-ret));
 			snprintf(path, sizeof(path), DISKS "/live/s%d/state", i);
 			ret = slurp(path, buf, sizeof(buf));
 			if (ret < 0 && ret != -ENOENT)
-				anomaly("reader: %s: %s", path, -ret);
+				anomaly("read %s: %s", path, ename(-ret));
 		}
 	}
 	return arg;
@@ -190,20 +197,20 @@ static void *linker(void *arg)
 
 		if (symlink(target, link) < 0) {
 			if (errno != ENOENT)
-				anomaly("linker: symlink %s: %s", target, errno);
+				anomaly("symlink to %s: %s", target, ename(errno));
 			continue;
 		}
 		len = readlink(link, text, sizeof(text) - 1);
 		if (len < 0) {
-			anomaly("linker: readlink: %s%s", "", errno);
+			anomaly("readlink: %s", ename(errno));
 		} else {
 			text[len] = 0;
 			if (strcmp(text, "../../../cng_commit/disks/pending/s0") &&
 			    strcmp(text, "../../../cng_commit/disks/live/s0"))
-				anomaly("linker: text %s%s", text, 0);
+				anomaly("link text %s", text);
 		}
 		if (unlink(link) < 0)
-			anomaly("linker: unlink: %s%s", "", errno);
+			anomaly("unlink of the link: %s", ename(errno));
 	}
 	return arg;
 }
@@ -218,9 +225,9 @@ static void *churner(void *arg)
 		snprintf(path, sizeof(path), DISKS "/pending/c%d", i++ % 8);
 		atomic_fetch_add(&started, 1);
 		if (mkdir(path, 0755) < 0)
-			anomaly("churner: mkdir %s: %s", path, errno);
+			anomaly("mkdir %s: %s", path, ename(errno));
 		else if (rmdir(path) < 0)
-			anomaly("churner: rmdir %s: %s", path, errno);
+			anomaly("rmdir %s: %s", path, ename(errno));
 		atomic_fetch_add(&done, 1);
 	}
 	return arg;
@@ -234,7 +241,7 @@ static void *dyn_mover(void *arg)
 		    !rename(DYN "/live/x", DYN "/pending/x"))
 			atomic_fetch_add(&dyn_moves, 1);
 		else if (errno != ENOENT)
-			anomaly("dyn mover: %s%s", "", errno);
+			anomaly("move in dyn: %s", ename(errno));
 	}
 	return arg;
 }
@@ -243,13 +250,13 @@ static void *kernel_side(void *arg)
 {
 	while (!atomic_load(&stop)) {
 		if (put(CC "/ctl", "register dyn") < 0)
-			anomaly("kernel: register: %s%s", "", errno);
+			anomaly("register dyn: %s", ename(errno));
 		if (mkdir(DYN "/pending/x", 0755) < 0 ||
 		    put(DYN "/pending/x/ready", "1") < 0)
-			anomaly("kernel: filling dyn: %s%s", "", errno);
+			anomaly("filling dyn: %s", ename(errno));
 		usleep(20000);
 		if (put(CC "/ctl", "unregister dyn") < 0)
-			anomaly("kernel: unregister: %s%s", "", errno);
+			anomaly("unregister dyn: %s", ename(errno));
 		atomic_fetch_add(&dyn_rounds, 1);
 	}
 	return arg;
@@ -258,8 +265,10 @@ static void *kernel_side(void *arg)
 /* One case's line, from what EXPECT() found since the last one. */
 static void verdict(int n, const char *name)
 {
-	printf("%sok %d %s\n", case_failed ? "not " : "", n, name);
-	if (case_failed)
+	bool failed = case_failed;
+
+	printf("%sok %d %s\n", failed ? "not " : "", n, name);
+	if (failed)
 		ktap_failed++;
 	case_failed = false;
 }
@@ -279,7 +288,6 @@ int main(void)
 	char path[128], live[160], stats[256];
 	unsigned int i;
 	long c, u, l, d;
-
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (on_stock()) {

@@ -12,6 +12,7 @@
 #   |-- legacy/{pending,live}/  the 6.1 header's commit_item slot alone
 #   |-- hosts/h/                links to disks
 #   `-- dyn/                    registered and unregistered through ctl
+#   cng_lights/{pending,live}/  the same with the helper layer
 set -eu
 . ./conf_lib.sh
 . ./clients/common.sh
@@ -41,7 +42,8 @@ cc_cleanup() {
 	for g in dyn oneway legacy; do
 		[ -d "$C/$g" ] && cc_ctl unregister $g
 	done
-	unload cng_commit
+	rmdir_if "$CFS/cng_lights/pending/l1"
+	unload cng_commit cng_lights
 }
 trap 'cc_cleanup || echo "# cleanup could not undo everything"' EXIT
 
@@ -70,6 +72,11 @@ first_line_ends() {
 		grep -Eq -- "$2\$"
 }
 
+# refused_because FILE VALUE LINE: the write fails and the record has LINE.
+refused_because() {
+	! put "$1" "$2" 2>/dev/null && record_has "$1" "$3"
+}
+
 listing_is() {
 	ls_got=$(ls "$1" | tr '\n' ' ')
 	[ "$ls_got" = "$2" ] || {
@@ -78,7 +85,7 @@ listing_is() {
 	}
 }
 
-ktap_plan 42
+ktap_plan 47
 
 run insmod "$CC_KO"
 
@@ -193,5 +200,27 @@ run cc_ctl unregister legacy
 check "oneway_live_items_go_with_their_group" stat_is "dropped_live 3"
 check "module_unloads_afterwards" \
 	sh -c "rmdir '$C/hosts/h' && rmmod cng_commit && ! [ -e '$C' ]"
+
+# The same with the helper layer: cng_lights.
+L=$CFS/cng_lights
+run insmod /lib/modules/cng/cng_lights.ko
+run mkdir "$L/pending/l1"
+check "helpers_refuse_a_value_with_a_reason" \
+	refused_because "$L/pending/l1/color" purple \
+	"reason: color: 'purple' is not one of red, green, blue"
+check "helpers_client_refuses_a_commit" \
+	sh -c "[ \"\$(conf_sys rename '$L/pending/l1' '$L/live/l1')\" = EINVAL ] &&
+	       conf_sys getxattr '$L/pending/l1' user.configfs.error |
+	       grep -qx 'reason: level is 0: write 1..100 to level first'"
+run put "$L/pending/l1/color" blue
+run put "$L/pending/l1/level" 40
+check "helpers_item_commits" sys_is OK rename "$L/pending/l1" "$L/live/l1"
+check "helpers_live_item_keeps_values_and_stays_writable" \
+	sh -c "[ \"\$(cat '$L/live/l1/color')\" = blue ] &&
+	       client_put '$L/live/l1/level' 80 &&
+	       dmesg | grep -q 'l1 is on: blue at 40%'"
+check "helpers_item_uncommits_and_goes" \
+	sh -c "conf_sys rename '$L/live/l1' '$L/pending/l1' | grep -qx OK &&
+	       rmdir '$L/pending/l1' && rmmod cng_lights"
 
 ktap_done

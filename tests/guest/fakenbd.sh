@@ -1,32 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# fakenbd against a real NBD server (Debian's nbd-server) on loopback:
-# connect over IPv4 and IPv6, ext4 on the disk, data checked against the
-# server's file, read-only exports and rw=0, two disks at once, refusals
-# with their messages, the server killed under I/O, and the module
-# unloading afterwards.
-#
-# What runs (no configfs tree yet; the TEMPORARY debugfs face):
+# fakenbd against a real NBD server (Debian's nbd-server) on loopback,
+# through its configfs face: settings refused with their reasons, commit
+# (mv pending/X live/) over IPv4 and IPv6, ext4 on the disk, data checked
+# against the server's file, settings and un-commit refused while live or
+# mounted, read-only exports and rw=0, two disks at once, refused commits
+# with their messages, the server killed under I/O (connected turns 0 and
+# notifies), and the module unloading afterwards. Ours only: fakenbd
+# needs configfs-ng's committable items.
 #
 #   nbd-server :10809 --+-- export "disk" = /tmp/fnbd/disk.img (64 MiB)
 #                       |-- export "two"  = /tmp/fnbd/two.img  (8 MiB)
 #                       `-- export "ro"   = /tmp/fnbd/ro.img   (8 MiB, ro)
-#   /dev/fakenbdN, /dev/fnbd-a, /dev/fnbd-b   its clients
+#   /sys/kernel/config/fakenbd/
+#     pending/NAME/   target, device, rw, timeout; status attributes
+#     live/NAME/      committed: /dev/NAME, a client of the server
 set -eu
 . ./fakenbd_lib.sh
 
+if fnbd_on_stock; then
+	echo "1..0 # SKIP fakenbd needs configfs-ng's committable items"
+	exit 4
+fi
+
 D=/tmp/fnbd
 M=/tmp/fnbd/mnt
+W=/tmp/fnbd/watch.out
 before=$(modules_loaded)
+watch_pid=
 
 cleanup() {
+	[ -z "$watch_pid" ] || kill "$watch_pid" 2>/dev/null || true
 	umount $M 2>/dev/null || true
 	killall -9 nbd-server 2>/dev/null || true
-	if [ -d $FNBD_DBG ]; then
-		for cl_d in $(cut -d' ' -f1 $FNBD_DBG/status); do
-			echo "stop $cl_d" > $FNBD_DBG/ctl || true
-		done
-	fi
+	fnbd_remove_all
 	unload_since "$before" || true
 	rm -rf $D
 }
@@ -59,16 +66,79 @@ setup() {
 	fnbd_load && server_start
 }
 
+layout_is_committable() {
+	test "$(ls $FNBD | tr '\n' ' ')" = "live pending " &&
+	run mkdir $FNBD/pending/disk1 &&
+	test "$(ls $FNBD/pending/disk1 | tr '\n' ' ')" = \
+		"connected device disk errors last_error rw size sysfs target timeout " &&
+	test "$(cat $FNBD/pending/disk1/rw)" = 1 &&
+	test "$(cat $FNBD/pending/disk1/timeout)" = 30 &&
+	test "$(cat $FNBD/pending/disk1/connected)" = 0 &&
+	test -z "$(cat $FNBD/pending/disk1/target)"
+}
+
+# setting_refused NAME KEY VALUE ERRNO REASON
+setting_refused() {
+	sr_got=$(conf_sys write "$(fnbd_dir "$1")/$2" "$3")
+	echo "# + echo '$3' > $1/$2: $sr_got"
+	case $sr_got in
+	"$4" | E[0-9]*) ;;
+	*) echo "# want $4"; return 1 ;;
+	esac
+	sr_why=$(fnbd_reason "$1")
+	echo "# reason: $sr_why"
+	[ "$sr_why" = "$5" ] || { echo "# want: $5"; return 1; }
+}
+
+ADDR_FORMS="a.b.c.d, a.b.c.d:port, an IPv6 address or [IPv6]:port"
+ADDR_FORMS="$ADDR_FORMS, with port in 1..65535"
+bad_settings_are_explained() {
+	setting_refused disk1 target nbd.example EINVAL \
+		"target: 'nbd.example' is not $ADDR_FORMS" &&
+	setting_refused disk1 target 127.0.0.1:0 EINVAL \
+		"target: '127.0.0.1:0' is not $ADDR_FORMS" &&
+	setting_refused disk1 rw yes EINVAL "rw: 'yes' is not one of 0, 1" &&
+	setting_refused disk1 timeout 0 EINVAL "timeout: '0' is not in 1..3600"
+}
+
+no_target_is_explained() {
+	fnbd_commit_fails EDESTADDRREQ "no target address" disk1
+}
+
 # The default timeout (30 s): nbd-server may be slow to greet its first
 # client under TCG.
-disk=
-ipv4_connect_adds_sized_disk() {
-	disk=$(fnbd_start target=127.0.0.1 export=disk) &&
-	echo "# disk $disk" &&
+disk=disk1
+ipv4_commit_adds_sized_disk() {
+	fnbd_set $disk target 127.0.0.1 &&
+	fnbd_set $disk device disk &&
+	test "$(fnbd_status $disk target)" = 127.0.0.1 &&
+	fnbd_commit $disk &&
 	test -b /dev/$disk &&
 	test "$(cat /sys/block/$disk/size)" -eq $((64 * 2048)) &&
 	test "$(cat /sys/block/$disk/ro)" -eq 0 &&
-	test "$(fnbd_status $disk connected)" = 1
+	test "$(fnbd_status $disk connected)" = 1 &&
+	test "$(fnbd_status $disk size)" = $((64 << 20)) &&
+	test "$(fnbd_status $disk disk)" = $disk &&
+	test "$(fnbd_status $disk errors)" = 0 &&
+	test -z "$(fnbd_status $disk last_error)"
+}
+
+sysfs_names_the_disk_directory() {
+	s=$(fnbd_status $disk sysfs) &&
+	echo "# sysfs: $s" &&
+	test -d "$s" &&
+	test "$s" -ef /sys/block/$disk &&
+	test "$(cat "$s/size")" -eq $((64 * 2048))
+}
+
+settings_refused_while_live() {
+	sl_why="is refused while live: disconnect first (mv live/$disk pending/)"
+	for sl_kv in target=127.0.0.2 device=two rw=0 timeout=5; do
+		sl_k=${sl_kv%%=*} sl_v=${sl_kv#*=}
+		setting_refused $disk "$sl_k" "$sl_v" EBUSY \
+			"$sl_k: '$sl_v' $sl_why" || return 1
+	done
+	test "$(fnbd_status $disk device)" = disk
 }
 
 raw_write_reaches_server_file() {
@@ -93,46 +163,65 @@ ext4_file_round_trips() {
 	test "$(sha256sum < $M/file)" = "$sum"
 }
 
-stop_while_mounted_is_ebusy() {
-	if fnbd_ctl stop "$disk" 2>/dev/null; then
-		echo "# stop succeeded while mounted"
-		return 1
-	fi
-	echo "# $(fnbd_result)"
-	fnbd_result | grep -q "$disk is open or mounted" &&
-	test -b /dev/$disk
+uncommit_while_mounted_is_ebusy() {
+	fr_got=$(conf_sys rename $FNBD/live/$disk $FNBD/pending/$disk)
+	echo "# + mv live/$disk pending/: $fr_got"
+	case $fr_got in
+	EBUSY | E16) ;;
+	*) return 1 ;;
+	esac
+	fu_why=$(fnbd_reason $disk)
+	echo "# reason: $fu_why"
+	[ "$fu_why" = "$disk is open or mounted: unmount or close it first" ] &&
+	test -d $FNBD/live/$disk && test -b /dev/$disk &&
+	test "$(fnbd_status $disk connected)" = 1
 }
 
-stop_after_umount_removes_disk() {
+rmdir_live_is_ebusy() {
+	sys_got=$(conf_sys rmdir $FNBD/live/$disk)
+	echo "# + rmdir live/$disk: $sys_got"
+	case $sys_got in
+	EBUSY | E16) test -d $FNBD/live/$disk ;;
+	*) return 1 ;;
+	esac
+}
+
+uncommit_after_umount_removes_disk() {
 	run umount $M &&
-	fnbd_stop "$disk" &&
-	test ! -e /sys/block/$disk
+	fnbd_uncommit $disk &&
+	test ! -e /sys/block/$disk &&
+	test "$(fnbd_status $disk connected)" = 0 &&
+	test -z "$(fnbd_status $disk disk)" &&
+	run rmdir $FNBD/pending/$disk
 }
 
 ro_export_rw1_refused() {
-	fnbd_start_fails "export is read-only, rw=1 refused" \
-		target=127.0.0.1:10809 export=ro rw=1
+	fnbd_make ro target=127.0.0.1:10809 device=ro rw=1 &&
+	fnbd_commit_fails EROFS "^export is read-only, rw=1 refused$" ro &&
+	run rmdir $FNBD/pending/ro
 }
 
 ro_export_rw0_is_read_only() {
-	d=$(fnbd_start target=127.0.0.1 export=ro rw=0 name=fnbd-ro) &&
-	test "$(cat /sys/block/$d/ro)" -eq 1 &&
-	run cmp /dev/$d $D/ro.img &&
-	! dd if=/dev/zero of=/dev/$d bs=4K count=1 oflag=direct 2>/dev/null &&
-	fnbd_stop $d
+	fnbd_start fnbd-ro target=127.0.0.1 device=ro rw=0 &&
+	test "$(cat /sys/block/fnbd-ro/ro)" -eq 1 &&
+	run cmp /dev/fnbd-ro $D/ro.img &&
+	! dd if=/dev/zero of=/dev/fnbd-ro bs=4K count=1 oflag=direct \
+		2>/dev/null &&
+	fnbd_stop fnbd-ro
 }
 
 rw0_on_writable_export_is_read_only() {
-	d=$(fnbd_start target=127.0.0.1 export=two rw=0) &&
-	test "$(cat /sys/block/$d/ro)" -eq 1 &&
-	test "$(fnbd_status $d ro)" = 1 &&
-	! dd if=/dev/zero of=/dev/$d bs=4K count=1 oflag=direct 2>/dev/null &&
-	fnbd_stop $d
+	fnbd_start two target=127.0.0.1 device=two rw=0 &&
+	test "$(cat /sys/block/two/ro)" -eq 1 &&
+	! dd if=/dev/zero of=/dev/two bs=4K count=1 oflag=direct 2>/dev/null &&
+	fnbd_stop two
 }
 
 two_disks_at_once_ipv4_and_ipv6() {
-	a=$(fnbd_start target=127.0.0.1 export=disk name=fnbd-a) &&
-	b=$(fnbd_start "target=[::1]:10809" export=two name=fnbd-b) &&
+	a=fnbd-a b=fnbd-b
+	fnbd_start $a target=127.0.0.1 device=disk &&
+	fnbd_start $b target=[::1]:10809 device=two &&
+	test "$(fnbd_status $b target)" = "[::1]:10809" &&
 	dd if=/dev/urandom of=$D/pa bs=64K count=8 2>/dev/null &&
 	dd if=/dev/urandom of=$D/pb bs=64K count=8 2>/dev/null &&
 	dd if=$D/pa of=/dev/$a bs=64K oflag=direct 2>/dev/null &&
@@ -143,32 +232,46 @@ two_disks_at_once_ipv4_and_ipv6() {
 	fnbd_stop $a && fnbd_stop $b
 }
 
-same_name_twice_refused() {
-	a=$(fnbd_start target=127.0.0.1 export=two name=fnbd-a) &&
-	fnbd_start_fails "a disk named 'fnbd-a' exists" \
-		target=127.0.0.1 export=two name=fnbd-a &&
-	fnbd_stop $a
+# The disk is named after the item: a name a disk may not have is refused
+# at commit.
+bad_disk_name_refused() {
+	fnbd_make Disk target=127.0.0.1 device=two &&
+	fnbd_commit_fails EINVAL "^bad disk name 'Disk'" Disk &&
+	run rmdir $FNBD/pending/Disk
 }
 
 no_server_is_connection_refused() {
-	fnbd_start_fails "connect 127.0.0.1:10999: connection refused" \
-		target=127.0.0.1:10999 export=disk
+	fnbd_make nosrv target=127.0.0.1:10999 device=disk &&
+	fnbd_commit_fails ECONNREFUSED \
+		"^connect 127.0.0.1:10999: connection refused$" nosrv &&
+	run rmdir $FNBD/pending/nosrv
 }
 
 missing_export_is_named() {
-	fnbd_start_fails "server has no export 'foo'" \
-		target=127.0.0.1 export=foo
+	fnbd_make foo target=127.0.0.1 device=foo &&
+	fnbd_commit_fails ENOENT "^server has no export 'foo'" foo &&
+	run rmdir $FNBD/pending/foo
 }
 
-bad_target_is_explained() {
-	fnbd_start_fails "not an IPv4 or IPv6 address" target=nbd.example
+watch_start() {
+	: > $W
+	echo "# + configfs watch --json $1 &"
+	configfs watch --json "$1" > $W 2> $W.err &
+	watch_pid=$!
+	wait_for grep -q watching $W.err
+}
+
+watch_saw() {
+	grep -q "\"path\":\"$1\".*\"new\":\"$2\"" $W
 }
 
 # dd runs under I/O when the server dies: it ends with an error within the
-# timeout (5 s) plus margin, the disk says disconnected and why, the hook
-# ran, and the disk stops.
+# timeout (5 s) plus margin, the disk says disconnected and why, connected
+# and errors notify, and the disk un-commits.
 server_killed_under_io_fails_with_eio() {
-	d=$(fnbd_start target=127.0.0.1 export=disk timeout=5) || return 1
+	d=killed
+	fnbd_start $d target=127.0.0.1 device=disk timeout=5 &&
+	watch_start $FNBD/live/$d || return 1
 	(
 		while dd if=/dev/$d of=/dev/null bs=1M count=64 iflag=direct \
 				2>/dev/null &&
@@ -179,32 +282,47 @@ server_killed_under_io_fails_with_eio() {
 	sleep 2
 	run killall -9 nbd-server
 	wait_for test -e $D/io.done || return 1
-	wait
+	wait_for watch_saw "fakenbd/live/$d/connected" 0 || {
+		sed 's/^/# watch: /' $W
+		return 1
+	}
+	kill $watch_pid
+	wait $watch_pid || true
+	watch_pid=
+	sed 's/^/# watch: /' $W
 	test "$(fnbd_status $d connected)" = 0 &&
-	echo "# $(grep "^$d " $FNBD_DBG/status)" &&
+	echo "# last_error: $(fnbd_status $d last_error)" &&
+	test -n "$(fnbd_status $d last_error)" &&
 	test "$(fnbd_status $d errors)" -ge 1 &&
-	test "$(fnbd_status $d notified)" -ge 1 &&
+	grep -q "\"path\":\"fakenbd/live/$d/errors\"" $W &&
 	! dd if=/dev/$d of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null &&
 	log_has "fakenbd: $d: disconnected from 127.0.0.1:10809" &&
 	fnbd_stop $d
 }
 
-ktap_plan 16
+ktap_plan 22
 check setup_loads_module_and_starts_nbd_server setup
-check ipv4_connect_adds_sized_disk ipv4_connect_adds_sized_disk
+check layout_is_committable layout_is_committable
+check bad_settings_are_explained bad_settings_are_explained
+check no_target_is_explained no_target_is_explained
+check ipv4_commit_adds_sized_disk ipv4_commit_adds_sized_disk
+check sysfs_names_the_disk_directory sysfs_names_the_disk_directory
+check settings_refused_while_live settings_refused_while_live
 check raw_write_reaches_server_file raw_write_reaches_server_file
 check ext4_file_round_trips ext4_file_round_trips
-check stop_while_mounted_is_ebusy stop_while_mounted_is_ebusy
-check stop_after_umount_removes_disk stop_after_umount_removes_disk
+check uncommit_while_mounted_is_ebusy uncommit_while_mounted_is_ebusy
+check rmdir_live_is_ebusy rmdir_live_is_ebusy
+check uncommit_after_umount_removes_disk uncommit_after_umount_removes_disk
 check ro_export_rw1_refused ro_export_rw1_refused
 check ro_export_rw0_is_read_only ro_export_rw0_is_read_only
 check rw0_on_writable_export_is_read_only rw0_on_writable_export_is_read_only
 check two_disks_at_once_ipv4_and_ipv6 two_disks_at_once_ipv4_and_ipv6
-check same_name_twice_refused same_name_twice_refused
+check bad_disk_name_refused bad_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
-check bad_target_is_explained bad_target_is_explained
 check server_killed_under_io_fails_with_eio \
 	server_killed_under_io_fails_with_eio
+check nothing_left_in_configfs \
+	test -z "$(ls $FNBD/pending)$(ls $FNBD/live)"
 check module_unloads fnbd_unload
 ktap_done

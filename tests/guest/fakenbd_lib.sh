@@ -1,22 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the fakenbd tests (tests/guest/fakenbd*.sh), on top of
 # lib.sh. Source it after "set -eu". fakenbd is driven through its
-# TEMPORARY debugfs control file (drivers/fakenbd/ctl.c) until its
-# configfs face exists.
+# configfs face, the committable group /sys/kernel/config/fakenbd
+# (drivers/fakenbd/configfs.c), which needs configfs-ng's module.
 #
 #   fnbd_load / fnbd_unload   insmod / rmmod fakenbd
-#   fnbd_start ARGS...        "start ARGS" to ctl; prints the disk's name
-#   fnbd_start_fails MSG ARGS...  the start is refused and ctl's result
-#                             holds MSG (a grep pattern)
-#   fnbd_stop DISK            "stop DISK" to ctl
-#   fnbd_status DISK KEY      a value of the disk's status line
+#   fnbd_make NAME KEY=VALUE...  mkdir pending/NAME and write each setting
+#   fnbd_set NAME KEY VALUE   write a setting, wherever NAME is
+#   fnbd_commit NAME          mv pending/NAME live/: the disk /dev/NAME
+#   fnbd_commit_fails ERRNO MSG NAME  the commit is refused with ERRNO
+#                             (conf_sys's name, or any "E<n>": the debug
+#                             kernel has no errno names; "any": any
+#                             errno), the item's
+#                             reason holds MSG (a grep pattern), and the
+#                             item stays in pending/
+#   fnbd_uncommit NAME        mv live/NAME pending/
+#   fnbd_start NAME KEY=VALUE...  make and commit; undone by fnbd_stop
+#   fnbd_stop NAME            un-commit if live, then rmdir
+#   fnbd_status NAME KEY      an attribute of NAME, pending or live
+#   fnbd_reason NAME          the reason line of NAME's error record
+#   fnbd_remove_all           un-commit and remove every item (cleanup)
 #   listening PORT            something listens on TCP PORT
 #   wait_for CMD...           poll CMD for up to 20 s
 #   log_has PATTERN           the kernel log has a line matching PATTERN
 . ./lib.sh
 
 FNBD_KO=/lib/modules/cng/fakenbd.ko
-FNBD_DBG=/sys/kernel/debug/fakenbd
+FNBD=$CFS/fakenbd
 
 run() {
 	echo "# + $*"
@@ -31,46 +41,86 @@ fnbd_unload() {
 	run rmmod fakenbd
 }
 
-fnbd_ctl() {
-	echo "# + echo '$*' > ctl"
-	echo "$*" > $FNBD_DBG/ctl
-}
-
-fnbd_result() {
-	cat $FNBD_DBG/ctl
-}
-
-# Diagnostics go to stderr: stdout is the name, for $(...).
-fnbd_start() {
-	fnbd_ctl start "$@" >&2 || { echo "# $(fnbd_result)" >&2; return 1; }
-	fs_res=$(fnbd_result)
-	case $fs_res in
-	"ok "*) echo "${fs_res#ok }" ;;
-	*) echo "# $fs_res" >&2; return 1 ;;
-	esac
-}
-
-fnbd_start_fails() {
-	fsf_want=$1
-	shift
-	if fnbd_ctl start "$@" 2>/dev/null; then
-		echo "# start succeeded: $(fnbd_result)"
-		return 1
+fnbd_dir() {
+	if [ -d "$FNBD/live/$1" ]; then
+		echo "$FNBD/live/$1"
+	else
+		echo "$FNBD/pending/$1"
 	fi
-	fsf_got=$(fnbd_result)
-	echo "# $fsf_got"
-	printf '%s\n' "$fsf_got" | grep -q -- "$fsf_want" || {
-		echo "# want: $fsf_want"
+}
+
+fnbd_set() {
+	echo "# + echo '$3' > $(fnbd_dir "$1")/$2"
+	echo "$3" > "$(fnbd_dir "$1")/$2"
+}
+
+fnbd_make() {
+	fm_name=$1
+	shift
+	run mkdir "$FNBD/pending/$fm_name" || return 1
+	for fm_kv; do
+		fnbd_set "$fm_name" "${fm_kv%%=*}" "${fm_kv#*=}" || return 1
+	done
+}
+
+fnbd_reason() {
+	conf_sys getxattr "$(fnbd_dir "$1")" user.configfs.error |
+		sed -n 's/^reason: //p'
+}
+
+fnbd_rename() {
+	fr_got=$(conf_sys rename "$FNBD/$2/$1" "$FNBD/$3/$1")
+	echo "# + mv $2/$1 $3/: $fr_got"
+	[ "$fr_got" = OK ] || { echo "# reason: $(fnbd_reason "$1")"; return 1; }
+}
+
+fnbd_commit() {
+	fnbd_rename "$1" pending live
+}
+
+fnbd_uncommit() {
+	fnbd_rename "$1" live pending
+}
+
+fnbd_commit_fails() {
+	fcf_got=$(conf_sys rename "$FNBD/pending/$3" "$FNBD/live/$3")
+	echo "# + mv pending/$3 live/: $fcf_got"
+	case $fcf_got in
+	"$1" | E[0-9]*) ;;
+	E*) [ "$1" = any ] || { echo "# want $1"; return 1; } ;;
+	*) echo "# want $1"; return 1 ;;
+	esac
+	fcf_why=$(fnbd_reason "$3")
+	echo "# reason: $fcf_why"
+	printf '%s\n' "$fcf_why" | grep -q -- "$2" || {
+		echo "# want: $2"
 		return 1
 	}
+	[ -d "$FNBD/pending/$3" ] && [ ! -e "$FNBD/live/$3" ] &&
+	test "$(cat "$FNBD/pending/$3/connected")" = 0
+}
+
+fnbd_start() {
+	fnbd_make "$@" && fnbd_commit "$1"
 }
 
 fnbd_stop() {
-	fnbd_ctl stop "$1" || { echo "# $(fnbd_result)"; return 1; }
+	if [ -d "$FNBD/live/$1" ]; then
+		fnbd_uncommit "$1" || return 1
+	fi
+	run rmdir "$FNBD/pending/$1"
 }
 
 fnbd_status() {
-	grep "^$1 " $FNBD_DBG/status | tr ' ' '\n' | sed -n "s/^$2=//p"
+	cat "$(fnbd_dir "$1")/$2"
+}
+
+fnbd_remove_all() {
+	[ -d "$FNBD" ] || return 0
+	for fra_d in "$FNBD"/live/* "$FNBD"/pending/*; do
+		[ -d "$fra_d" ] || continue
+		fnbd_stop "${fra_d##*/}" || true
+	done
 }
 
 listening() {
@@ -90,4 +140,8 @@ wait_for() {
 
 log_has() {
 	dmesg | grep -q -- "$1" || { echo "# no log line: $1"; return 1; }
+}
+
+fnbd_on_stock() {
+	[ "${CNG_CONFIGFS:-ours}" = stock ]
 }

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fakenbd's configfs face: the committable group /sys/kernel/config/fakenbd
+ * (configfs-ng.h), whose items are disks.
+ *
+ *   fakenbd/
+ *     pending/NAME/   mkdir makes a disk's settings; rmdir drops them
+ *       target        the server: a.b.c.d[:port] or [IPv6][:port], an
+ *                     IPv6 address alone; port 10809 when none is given
+ *       device        the export's name on the server (empty: its default)
+ *       rw            1 (default) writable, 0 read-only
+ *       timeout       seconds, 1..3600 (default 30)
+ *       size, connected, errors, disk, last_error, sysfs
+ *                     read-only status: 0 or empty while pending
+ *     live/NAME/      rename(2) from pending/ connects and adds the disk
+ *                     /dev/NAME (commit); back to pending/ removes it
+ *
+ * A live item's settings are refused (EBUSY, with a reason): the driver
+ * cannot change a running connection. connected and errors notify
+ * (cfgng_notify()) when the driver's status hook says they changed.
+ */
+
+#include <linux/blkdev.h>
+#include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include <configfs-ng.h>
+
+#include "internal.h"
+
+/* Longest export name taken; the NBD protocol allows 4096 bytes. */
+#define FAKENBD_EXPORT_MAX	255
+
+/**
+ * struct fakenbd_item - a disk's configfs item
+ * @item: its item, in pending/ or live/
+ * @target: the server; port 0 means FAKENBD_DEFAULT_PORT
+ * @device: the export's name
+ * @rw: writable
+ * @timeout: seconds
+ * @lock: serialises commit, un-commit and the status reads against each
+ *	other; sleeps, held across fakenbd_start() and fakenbd_stop()
+ * @dev: the running disk while live, else NULL; written under @lock, read
+ *	without it by the status hook (which cannot run once
+ *	fakenbd_stop() returned)
+ * @frozen: a commit began or the item is live: the settings are refused
+ * @seen_connected: fakenbd_connected() when the hook last looked
+ * @seen_errors: fakenbd_errors() likewise
+ * @busy_why: the reason a setting is refused while live
+ *
+ * The settings (@target to @timeout) are the helpers' (CFGNG_ATTR_*()),
+ * each under its attribute's spinlock. The item is freed by its release,
+ * which stops a disk still live (only the module's exit can get there).
+ */
+struct fakenbd_item {
+	struct config_item	item;
+	struct sockaddr_storage	target;
+	char			device[FAKENBD_EXPORT_MAX + 1];
+	bool			rw;
+	unsigned int		timeout;
+	struct mutex		lock;	/* @dev; commit against un-commit */
+	struct fakenbd_dev	*dev;
+	bool			frozen;
+	int			seen_connected;
+	atomic_long_t		seen_errors;
+	char			busy_why[96];
+};
+
+static int fakenbd_item_settable(struct config_item *item,
+				 const struct configfs_attribute *attr,
+				 const void *val, const char **why);
+
+CFGNG_ATTR_ADDR(fakenbd_item, item, target, CFGNG_PORT_OPTIONAL,
+		.check = fakenbd_item_settable);
+CFGNG_ATTR_STR(fakenbd_item, item, device, .check = fakenbd_item_settable);
+CFGNG_ATTR_BOOL(fakenbd_item, item, rw, .check = fakenbd_item_settable);
+CFGNG_ATTR_UINT(fakenbd_item, item, timeout,
+		CFGNG_RANGE(1, FAKENBD_MAX_TIMEOUT),
+		.check = fakenbd_item_settable);
+
+static ssize_t fakenbd_item_size_show(struct config_item *item, char *page);
+static ssize_t fakenbd_item_connected_show(struct config_item *item,
+					   char *page);
+static ssize_t fakenbd_item_errors_show(struct config_item *item, char *page);
+static ssize_t fakenbd_item_disk_show(struct config_item *item, char *page);
+static ssize_t fakenbd_item_last_error_show(struct config_item *item,
+					    char *page);
+static ssize_t fakenbd_item_sysfs_show(struct config_item *item, char *page);
+
+CONFIGFS_ATTR_RO(fakenbd_item_, size);
+CONFIGFS_ATTR_RO(fakenbd_item_, connected);
+CONFIGFS_ATTR_RO(fakenbd_item_, errors);
+CONFIGFS_ATTR_RO(fakenbd_item_, disk);
+CONFIGFS_ATTR_RO(fakenbd_item_, last_error);
+CONFIGFS_ATTR_RO(fakenbd_item_, sysfs);
+
+static int fakenbd_item_init(struct config_group *group,
+			     struct config_item *item);
+static void fakenbd_item_release(struct config_item *item);
+
+CFGNG_CHILD(fakenbd_item, item,
+	    CFGNG_ATTRS(&fakenbd_item_attr_target,
+			&fakenbd_item_attr_device,
+			&fakenbd_item_attr_rw,
+			&fakenbd_item_attr_timeout,
+			&fakenbd_item_attr_size,
+			&fakenbd_item_attr_connected,
+			&fakenbd_item_attr_errors,
+			&fakenbd_item_attr_disk,
+			&fakenbd_item_attr_last_error,
+			&fakenbd_item_attr_sysfs),
+	    .init = fakenbd_item_init,
+	    .release = fakenbd_item_release);
+
+static int fakenbd_item_settable(struct config_item *item,
+				 const struct configfs_attribute *attr,
+				 const void *val, const char **why)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+
+	if (!READ_ONCE(fi->frozen))
+		return 0;
+	*why = fi->busy_why;
+	return -EBUSY;
+}
+
+static int fakenbd_item_init(struct config_group *group,
+			     struct config_item *item)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+
+	fi->rw = true;
+	fi->timeout = FAKENBD_DEFAULT_TIMEOUT;
+	mutex_init(&fi->lock);
+	snprintf(fi->busy_why, sizeof(fi->busy_why),
+		 "is refused while live: disconnect first (mv live/%s pending/)",
+		 config_item_name(item));
+	return 0;
+}
+
+/*
+ * The module's exit is the only way here with a disk: mkdir pins the
+ * module, rmdir of a live item is EBUSY, and an open disk pins the module
+ * too, so the stop cannot find it open.
+ */
+static void fakenbd_item_release(struct config_item *item)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	char why[FAKENBD_REASON_LEN];
+
+	if (fi->dev && WARN_ON_ONCE(fakenbd_stop(fi->dev, why, sizeof(why))))
+		pr_err("%s: %s\n", config_item_name(item), why);
+	mutex_destroy(&fi->lock);
+}
+
+/*
+ * The driver's hook: may run in atomic context and in several threads at
+ * once. It says that something changed, not what; the last values seen
+ * tell. Before fakenbd_start() returned there is no device to ask yet:
+ * both attributes notify then.
+ */
+static void fakenbd_item_status_changed(void *data)
+{
+	struct fakenbd_item *fi = data;
+	struct fakenbd_dev *dev = READ_ONCE(fi->dev);
+	unsigned long errors = dev ? fakenbd_errors(dev) : 0;
+	int connected = dev ? fakenbd_connected(dev) : 1;
+
+	if (xchg(&fi->seen_connected, connected) != connected || !dev)
+		cfgng_notify(&fi->item, &fakenbd_item_attr_connected);
+	if (atomic_long_xchg(&fi->seen_errors, errors) != errors || !dev)
+		cfgng_notify(&fi->item, &fakenbd_item_attr_errors);
+}
+
+/*
+ * The settings, as fakenbd_start() takes them. @export is the caller's
+ * buffer of FAKENBD_EXPORT_MAX + 1 bytes.
+ */
+static void fakenbd_item_config(struct fakenbd_item *fi,
+				struct fakenbd_config *config, char *export)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&config->addr;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&config->addr;
+
+	/*
+	 * Each setting under its lock, which its store holds across its
+	 * check: a store either is in the field now or sees @frozen.
+	 */
+	spin_lock(&fakenbd_item_target_cfgng.lock);
+	config->addr = fi->target;
+	spin_unlock(&fakenbd_item_target_cfgng.lock);
+	if (config->addr.ss_family == AF_INET && !sin->sin_port)
+		sin->sin_port = htons(FAKENBD_DEFAULT_PORT);
+	if (config->addr.ss_family == AF_INET6 && !sin6->sin6_port)
+		sin6->sin6_port = htons(FAKENBD_DEFAULT_PORT);
+	spin_lock(&fakenbd_item_device_cfgng.lock);
+	strscpy(export, fi->device, FAKENBD_EXPORT_MAX + 1);
+	spin_unlock(&fakenbd_item_device_cfgng.lock);
+	config->export = export;
+	config->name = config_item_name(&fi->item);
+	spin_lock(&fakenbd_item_rw_cfgng.lock);
+	config->rw = fi->rw;
+	spin_unlock(&fakenbd_item_rw_cfgng.lock);
+	spin_lock(&fakenbd_item_timeout_cfgng.lock);
+	config->timeout = fi->timeout;
+	spin_unlock(&fakenbd_item_timeout_cfgng.lock);
+	config->status_changed = fakenbd_item_status_changed;
+	config->data = fi;
+}
+
+/* rename(2) of pending/NAME to live/NAME: connect and add the disk. */
+static int fakenbd_item_commit(struct config_item *item)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	struct fakenbd_config config = { };
+	char export[FAKENBD_EXPORT_MAX + 1];
+	char why[FAKENBD_REASON_LEN] = "";
+	struct fakenbd_dev *dev;
+
+	mutex_lock(&fi->lock);
+	if (WARN_ON_ONCE(fi->dev)) {
+		mutex_unlock(&fi->lock);
+		return -EALREADY;
+	}
+	/* Refuse settings from here on; the copy below sees every store. */
+	WRITE_ONCE(fi->frozen, true);
+	fakenbd_item_config(fi, &config, export);
+	WRITE_ONCE(fi->seen_connected, 1);
+	atomic_long_set(&fi->seen_errors, 0);
+	dev = fakenbd_start(&config, why, sizeof(why));
+	if (IS_ERR(dev)) {
+		WRITE_ONCE(fi->frozen, false);
+		mutex_unlock(&fi->lock);
+		cfgng_report(item, "%s", why[0] ? why : "cannot start the disk");
+		return PTR_ERR(dev);
+	}
+	WRITE_ONCE(fi->dev, dev);
+	mutex_unlock(&fi->lock);
+	cfgng_notify(item, &fakenbd_item_attr_connected);
+	return 0;
+}
+
+/* rename(2) of live/NAME to pending/NAME: remove the disk, disconnect. */
+static int fakenbd_item_uncommit(struct config_item *item)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	char why[FAKENBD_REASON_LEN] = "";
+	int ret;
+
+	mutex_lock(&fi->lock);
+	if (WARN_ON_ONCE(!fi->dev)) {
+		mutex_unlock(&fi->lock);
+		return -ENXIO;
+	}
+	ret = fakenbd_stop(fi->dev, why, sizeof(why));
+	if (ret) {
+		mutex_unlock(&fi->lock);
+		cfgng_report(item, "%s: unmount or close it first", why);
+		return ret;
+	}
+	WRITE_ONCE(fi->dev, NULL);
+	WRITE_ONCE(fi->frozen, false);
+	mutex_unlock(&fi->lock);
+	cfgng_notify(item, &fakenbd_item_attr_connected);
+	return 0;
+}
+
+static ssize_t fakenbd_item_size_show(struct config_item *item, char *page)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	ssize_t len;
+
+	mutex_lock(&fi->lock);
+	len = sprintf(page, "%llu\n", fi->dev ? fakenbd_size(fi->dev) : 0);
+	mutex_unlock(&fi->lock);
+	return len;
+}
+
+static ssize_t fakenbd_item_connected_show(struct config_item *item,
+					   char *page)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	ssize_t len;
+
+	mutex_lock(&fi->lock);
+	len = sprintf(page, "%d\n", fi->dev ? fakenbd_connected(fi->dev) : 0);
+	mutex_unlock(&fi->lock);
+	return len;
+}
+
+static ssize_t fakenbd_item_errors_show(struct config_item *item, char *page)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	ssize_t len;
+
+	mutex_lock(&fi->lock);
+	len = sprintf(page, "%lu\n", fi->dev ? fakenbd_errors(fi->dev) : 0);
+	mutex_unlock(&fi->lock);
+	return len;
+}
+
+static ssize_t fakenbd_item_disk_show(struct config_item *item, char *page)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	ssize_t len;
+
+	mutex_lock(&fi->lock);
+	len = sprintf(page, "%s\n", fi->dev ? fakenbd_disk_name(fi->dev) : "");
+	mutex_unlock(&fi->lock);
+	return len;
+}
+
+static ssize_t fakenbd_item_last_error_show(struct config_item *item,
+					    char *page)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	char reason[FAKENBD_REASON_LEN] = "";
+
+	mutex_lock(&fi->lock);
+	if (fi->dev)
+		fakenbd_last_error(fi->dev, reason, sizeof(reason));
+	mutex_unlock(&fi->lock);
+	return sprintf(page, "%s\n", reason);
+}
+
+/*
+ * The disk's directory in sysfs. configfs links only to configfs items,
+ * so this is an attribute that names it, not a symlink.
+ */
+static ssize_t fakenbd_item_sysfs_show(struct config_item *item, char *page)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	char *path = NULL;
+	ssize_t len;
+
+	mutex_lock(&fi->lock);
+	if (fi->dev)
+		path = kobject_get_path(&disk_to_dev(fakenbd_gendisk(fi->dev))->kobj,
+					GFP_KERNEL);
+	mutex_unlock(&fi->lock);
+	if (path)
+		len = scnprintf(page, PAGE_SIZE, "/sys%s\n", path);
+	else
+		len = sprintf(page, "\n");
+	kfree(path);
+	return len;
+}
+
+CFGNG_GROUP(fakenbd_group, fakenbd_item, NULL);
+CFGNG_SUBSYSTEM(fakenbd, "fakenbd", &fakenbd_group_type);
+
+static struct cfgng_committable fakenbd_committable = {
+	.group_type	= &fakenbd_group_type,
+	.commit_item	= fakenbd_item_commit,
+	.uncommit_item	= fakenbd_item_uncommit,
+};
+
+/**
+ * fakenbd_configfs_init() - register the committable subsystem "fakenbd"
+ *
+ * Context: module init.
+ * Return: 0, or configfs_register_subsystem()'s errno.
+ */
+int fakenbd_configfs_init(void)
+{
+	int ret;
+
+	cfgng_committable_register(&fakenbd_committable);
+	ret = cfgng_subsystem_register(&fakenbd_subsys);
+	if (ret)
+		cfgng_committable_unregister(&fakenbd_committable);
+	return ret;
+}
+
+/**
+ * fakenbd_configfs_exit() - unregister it; live disks are stopped
+ *
+ * Context: module exit.
+ */
+void fakenbd_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&fakenbd_subsys);
+	cfgng_committable_unregister(&fakenbd_committable);
+}
