@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The configfs tool on our test client's tree (samples/cng_test.c): items
 # and nested groups made by mkdir, values with spaces, newlines, tabs and
-# UTF-8, an empty value, a binary attribute holding text, an attribute
+# UTF-8, an empty value, a binary attribute holding text and one holding
+# 5000 bytes of any value (NUL bytes, longer than a page), an attribute
 # whose show() fails, a changed mode and owner, and links. save, restore
 # onto the same tree (no writes), rm -r (cng_test unloads), restore after
 # reloading, a second save byte-identical; a partial tree gets what is
@@ -35,6 +36,12 @@ cng_build() {
 	x put_raw $T/items/a/data "$DATA_A" || return
 	x put_raw $T/items/a/blob "blob text" || return
 	x put $T/items/b/data "" || return
+	# Any bytes, more than a page: saved escaped, restored whole.
+	x dd if=/dev/urandom of=/tmp/cng.blob bs=1000 count=5 2>/dev/null ||
+		return
+	printf '\000\n' >> /tmp/cng.blob
+	echo "# + cat /tmp/cng.blob > $T/items/b/blob"
+	cat /tmp/cng.blob > $T/items/b/blob || return
 	x mkdir $T/n1 || return
 	x put $T/n1/data "node one" || return
 	x mkdir $T/n1/n2 || return
@@ -113,7 +120,7 @@ remove_part() {
 	cfg rm -r cng_test/n1 && x gone $T/items/b/to_sub
 }
 
-ktap_plan 22
+ktap_plan 23
 critical cng_test_loads cng_load
 empty=$(cli_snap cng_test)
 critical tree_builds cng_build
@@ -130,6 +137,7 @@ critical cng_test_unloads_and_reloads reload
 critical restore_succeeds cfg_clean restore /tmp/cng.1
 check second_save_is_identical same_again 2
 check values_read_back_exactly expect $T/items/a/data "$DATA_A"
+check binary_value_reads_back_exactly x cmp $T/items/b/blob /tmp/cng.blob
 critical part_removed remove_part
 check diff_shows_what_is_missing cli_diff_shows /tmp/cng.1 \
 	"+mkdir cng_test/n1/n2" "+link cng_test/items/b/to_sub cng_test/n1/sub" \

@@ -6,8 +6,10 @@
 # save -k; restoring onto the same tree writes nothing; rm -r removes it
 # so that the target modules unload; restore after reloading; a second
 # save is byte-identical (a unit serial, which reads back labelled, too)
-# and the disk reappears and carries data; a tree without its fabric gets
-# it back; rm -r again.
+# and the disk reappears and carries data, with the non-default
+# attrib/block_size and queue_depth it was built with (enable resets both
+# to the backing file's: restore writes them again before the LUN link);
+# a tree without its fabric gets it back; rm -r again.
 set -eu
 . ./lib.sh
 . ./clients/lio.sh
@@ -15,6 +17,9 @@ set -eu
 
 before=$(cfs_snapshot)
 trap 'lio_cleanup || echo "# cleanup could not undo everything"' EXIT
+
+# Set after enable, as targetcli does (clients/lio.sh).
+LIO_ATTRIBS="block_size=4096 queue_depth=64"
 
 CTL=target/core/fileio_0/cng_disk/control
 CTL_VALUE="fd_dev_name=$LIO_IMG,fd_dev_size=$((LIO_SIZE_MB << 20))"
@@ -37,7 +42,9 @@ file_gets_a_serial() {
 save_with_control() {
 	cli_save /tmp/lio.0 target || return
 	x grep -q "^# write-only, not saved: $CTL " /tmp/lio.0 || return
-	echo "set $CTL \"$CTL_VALUE\"" >> /tmp/lio.0
+	# Before the end line, as in any edit of a saved file.
+	x sed -i '/^end$/d' /tmp/lio.0 || return
+	printf '%s\n' "set $CTL \"$CTL_VALUE\"" end >> /tmp/lio.0
 	cfg save -k /tmp/lio.0 -o /tmp/lio.1 target || return
 	cut -c 1-160 /tmp/lio.1 | sed 's/^/# | /'
 	x grep -qxF "set $CTL $CTL_VALUE" /tmp/lio.1
@@ -59,7 +66,12 @@ restore_and_check() {
 	cfg restore -v /tmp/lio.1 && same_again 3 && lio_verify_works
 }
 
-ktap_plan 20
+attribs_survive() {
+	x expect $LIO_DEV/attrib/block_size 4096 || return
+	x expect $LIO_DEV/attrib/queue_depth 64
+}
+
+ktap_plan 21
 critical setup_loads_modules lio_setup
 empty=$(cli_snap target)
 critical tree_builds lio_build_tree
@@ -77,6 +89,7 @@ critical file_gets_a_serial file_gets_a_serial
 critical restore_succeeds cfg restore -v /tmp/lio.1
 check second_save_is_identical same_again 2
 check serial_stored_without_its_label expect $VPD "$SERIAL"
+check block_size_and_queue_depth_survive attribs_survive
 check disk_reappears_with_data lio_verify_works
 critical fabric_removed eval 'cfg rm -r target/loopback && wait_for 10 no_disk'
 check diff_shows_what_is_missing cli_diff_shows /tmp/lio.1 \

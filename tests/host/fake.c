@@ -443,6 +443,8 @@ void fake_init(struct fake *fake, const struct fake_hooks *hooks)
 	fake->fs.priv = fake;
 	fake->fs.root = "";
 	fake->fs.value_max = 4096;
+	/* Not the host's modules: the model is no configfs mount. */
+	cfs_opts.modules = "/nonexistent/sys/module";
 	fake->log = strdup("");
 }
 
@@ -557,7 +559,7 @@ char *fake_save(struct fake *fake, const char *path)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
-	save_tree(&fake->fs, path, NULL, out);
+	save_tree(&fake->fs, path, NULL, 0, out);
 	fclose(out);
 	return text;
 }

@@ -312,6 +312,62 @@ static void off_values_are_empty_zero_n_and_null(void)
 	EXPECT(!format_is_off_value("dummy_udc.0", 11));
 }
 
+static void parse_refuses_a_file_cut_short_with_the_line_it_stops_at(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "# c\nversion 1\nmkdir a\nset a/x 1\n") == 1);
+	EXPECT(s.version == 1);
+	EXPECT(strstr(ktap_stderr(),
+		      "f:4: the file stops here, with no \"end\" line"));
+	script_free(&s);
+	ktap_stderr_reset();
+	EXPECT(parse(&s, "version 1\nmkdir a\nend\n\n# done\n") == 0);
+	EXPECT(s.nr_stmts == 1);
+	EXPECT_STR(ktap_stderr(), "");
+	script_free(&s);
+}
+
+static void parse_reads_an_old_file_without_version_with_a_warning(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "mkdir a\nset a/x 1\n") == 0);
+	EXPECT(s.version == 0 && s.nr_stmts == 2);
+	EXPECT(strstr(ktap_stderr(), "f: warning: no \"version\" line"));
+	script_free(&s);
+}
+
+static void parse_checks_the_version_and_end_lines(void)
+{
+	struct script s;
+
+	EXPECT(parse(&s, "version 2\nmkdir a\nend\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "f:1: unsupported format \"2\""));
+	script_free(&s);
+	EXPECT(parse(&s, "mkdir a\nversion 1\nend\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "f:2: \"version\" must be the first"));
+	script_free(&s);
+	EXPECT(parse(&s, "version 1\nend\nmkdir a\nend x\n") == 2);
+	EXPECT(strstr(ktap_stderr(), "f:3: a statement after \"end\""));
+	EXPECT(strstr(ktap_stderr(), "f:4: a statement after \"end\""));
+	script_free(&s);
+}
+
+static void save_writes_version_first_and_end_last(void)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&text, &n);
+
+	format_print_header(out);
+	format_print_end(out);
+	fclose(out);
+	EXPECT(strstr(text, "\nversion 1\n"));
+	EXPECT(n > 4 && !strcmp(text + n - 4, "end\n"));
+	free(text);
+}
+
 const struct ktap_case format_cases[] = {
 	KTAP_CASE(parse_accepts_every_statement_kind),
 	KTAP_CASE(parse_skips_comments_and_blank_lines),
@@ -332,6 +388,10 @@ const struct ktap_case format_cases[] = {
 	KTAP_CASE(print_quotes_awkward_values),
 	KTAP_CASE(print_then_parse_round_trips_every_byte),
 	KTAP_CASE(off_values_are_empty_zero_n_and_null),
+	KTAP_CASE(parse_refuses_a_file_cut_short_with_the_line_it_stops_at),
+	KTAP_CASE(parse_reads_an_old_file_without_version_with_a_warning),
+	KTAP_CASE(parse_checks_the_version_and_end_lines),
+	KTAP_CASE(save_writes_version_first_and_end_last),
 };
 
 const size_t nr_format_cases = ARRAY_SIZE(format_cases);

@@ -92,6 +92,24 @@ static void record_concerns_needs_op_file_and_error(void)
 			       "mkdir", "x", EIO));
 }
 
+/* A refused commit's record is the item's: no file on its first line. */
+static void record_concerns_item_matches_a_commit_or_uncommit(void)
+{
+	static const char rec[] = "2026-12-05T06:44:54Z uid=0 pid=108 commit: -EAGAIN\n"
+				  "reason: d is not ready\n";
+	size_t len = strlen(rec);
+
+	EXPECT(record_concerns_item(rec, len, "commit", EAGAIN));
+	EXPECT(!record_concerns_item(rec, len, "commit", EPERM));
+	EXPECT(!record_concerns_item(rec, len, "uncommit", EAGAIN));
+	EXPECT(record_concerns_item("T uid=0 pid=1 uncommit: -EPERM", 30,
+				    "uncommit", EPERM));
+	EXPECT(!record_concerns_item("T uid=0 pid=1 uncommit: -EPERM", 30,
+				     "commit", EPERM));
+	EXPECT(!record_concerns_item("T uid=0 pid=1 write x: -EPERM\nreason: commit: -EPERM",
+				     52, "commit", EPERM));
+}
+
 static char *print_to_string(const char *indent, const char *text,
 			     size_t len)
 {
@@ -311,6 +329,7 @@ const struct ktap_case record_cases[] = {
 	KTAP_CASE(record_parse_numeric_and_unknown_errors),
 	KTAP_CASE(record_parse_refuses_other_text),
 	KTAP_CASE(record_concerns_needs_op_file_and_error),
+	KTAP_CASE(record_concerns_item_matches_a_commit_or_uncommit),
 	KTAP_CASE(record_print_indents_and_escapes),
 	KTAP_CASE(restore_prints_the_record_of_a_refused_write),
 	KTAP_CASE(restore_prints_mkdir_and_link_records_of_the_directory),

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "configfs.h"
 #include "ktap.h"
@@ -311,7 +312,7 @@ static void restore_sets_a_tcm_loop_nexus_before_its_luns(void)
 #define VPD "target/core/fileio_0/disk/wwn/vpd_unit_serial"
 #define ENABLE_X2 "set target/core/fileio_0/disk/enable \"x: 2\"\n"
 
-static void restore_writes_a_labelled_value_without_its_label(void)
+static void restore_writes_a_labelled_value_without_its_label_never_speculatively(void)
 {
 	struct fake f;
 	char *s;
@@ -329,6 +330,9 @@ static void restore_writes_a_labelled_value_without_its_label(void)
 	user_set(&f, "target/core/fileio_0/disk/enable", "x: 1");
 	EXPECT(fake_restore_text(&f, ENABLE_X2) == 0);
 	EXPECT_STR(fake_value(&f, "target/core/fileio_0/disk/enable"), "x: 2");
+	/* Never a value the file does not hold: "2" was not written. */
+	EXPECT(fake_log_pos(&f, "set target/core/fileio_0/disk/enable=2") ==
+	       -1);
 	free(s);
 	fake_free(&f);
 }
@@ -460,7 +464,7 @@ static void keep_carries_write_only_values_into_the_next_save(void)
 	user_mkdir(&f, "sub/i");
 	EXPECT(format_parse(&keep, "old", old, strlen(old)) == 0);
 	out = open_memstream(&text, &len);
-	EXPECT(save_tree(&f.fs, "sub", &keep, out) == 0);
+	EXPECT(save_tree(&f.fs, "sub", &keep, 0, out) == 0);
 	fclose(out);
 	EXPECT(strstr(text, "set sub/i/wo \"secret value\"\n"));
 	EXPECT(!strstr(text, "# write-only"));
@@ -521,6 +525,170 @@ static void restore_handles_ten_thousand_items_quickly(void)
 	fake_free(&f);
 }
 
+/*
+ * A LIO-like device: enable resets attrib/block_size to the hardware's
+ * 512, as a fileio device does; with @refuse_when_enabled, block_size
+ * is EBUSY once enabled.
+ */
+static bool lio_dev_refuse_when_enabled;
+static bool lio_dev_refuse_when_linked;
+
+static int lio_dev_mkdir(struct fake *fake, const char *path)
+{
+	char sub[256];
+
+	snprintf(sub, sizeof(sub), "%s/enable", path);
+	fake_attr(fake, sub, 0644, "0");
+	snprintf(sub, sizeof(sub), "%s/attrib", path);
+	fake_dir(fake, sub, true);
+	snprintf(sub, sizeof(sub), "%s/attrib/block_size", path);
+	fake_attr(fake, sub, 0644, "512");
+	return 0;
+}
+
+static int lio_dev_store(struct fake *fake, const char *path,
+			 const char *value)
+{
+	size_t len = strlen(path);
+
+	if (len > 7 && !strcmp(path + len - 7, "/enable") &&
+	    !strcmp(value, "1")) {
+		fake_set(fake, "core/d/attrib/block_size", "512");
+		return 0;
+	}
+	if (lio_dev_refuse_when_enabled &&
+	    !strcmp(fake_value(fake, "core/d/enable"), "1"))
+		return -EBUSY;
+	/* LIO: no block_size once a LUN exports the device. */
+	if (lio_dev_refuse_when_linked && fake_nr_links_to(fake, "core/d"))
+		return -EINVAL;
+	return 0;
+}
+
+static const struct fake_hooks lio_dev_hooks = {
+	.mkdir = lio_dev_mkdir,
+	.store = lio_dev_store,
+};
+
+#define LIO_DEV_FILE \
+	"mkdir core\nmkdir core/d\nmkdir core/d/attrib\n" \
+	"set core/d/attrib/block_size 4096\nset core/d/enable 1\n"
+
+static void restore_rewrites_a_value_a_later_write_reset(void)
+{
+	struct fake f;
+
+	fake_init(&f, &lio_dev_hooks);
+	fake_dir(&f, "core", false);
+	lio_dev_refuse_when_enabled = false;
+	EXPECT(fake_restore_text(&f, LIO_DEV_FILE) == 0);
+	EXPECT_STR(fake_value(&f, "core/d/attrib/block_size"), "4096");
+	EXPECT_STR(fake_value(&f, "core/d/enable"), "1");
+	EXPECT(fake_log_pos(&f, "set core/d/attrib/block_size=4096") <
+	       fake_log_pos(&f, "set core/d/enable=1"));
+	fake_free(&f);
+}
+
+/*
+ * The reset value is written again right after the switch, before the
+ * links: once the device is exported, it would be refused.
+ */
+static void restore_rewrites_a_reset_value_before_the_links(void)
+{
+	struct fake f;
+
+	fake_init(&f, &lio_dev_hooks);
+	fake_dir(&f, "core", false);
+	fake_dir(&f, "lun", false);
+	lio_dev_refuse_when_linked = true;
+	EXPECT(fake_restore_text(&f, LIO_DEV_FILE "link lun/d core/d\n") ==
+	       0);
+	EXPECT_STR(fake_value(&f, "core/d/attrib/block_size"), "4096");
+	EXPECT(fake_nr_links_to(&f, "core/d") == 1);
+	lio_dev_refuse_when_linked = false;
+	fake_free(&f);
+}
+
+static void restore_reports_a_value_the_kernel_changed(void)
+{
+	struct fake f;
+
+	fake_init(&f, &lio_dev_hooks);
+	fake_dir(&f, "core", false);
+	lio_dev_refuse_when_enabled = true;
+	EXPECT(fake_restore_text(&f, LIO_DEV_FILE) == 1);
+	EXPECT(strstr(ktap_stderr(),
+		      "block_size 4096): changed by the kernel after it"));
+	EXPECT(strstr(ktap_stderr(),
+		      "; reads 512; writing it again: Device or resource busy"));
+	lio_dev_refuse_when_enabled = false;
+	fake_free(&f);
+}
+
+/* A UDC class directory: a.udc bound to g0, b.udc and c.udc free. */
+static char *make_udc_class(void)
+{
+	char *dir = strdup("/tmp/cfs-udc-XXXXXX");
+	char path[256];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/c.udc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/b.udc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/b.udc/function", dir);
+	f = fopen(path, "w");
+	fputs("\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/a.udc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a.udc/function", dir);
+	f = fopen(path, "w");
+	fputs("g0\n", f);
+	fclose(f);
+	return dir;
+}
+
+static void save_portable_binds_a_gadget_to_any_free_udc(void)
+{
+	char *dir = make_udc_class();
+	char *text = NULL;
+	char cmd[128];
+	size_t n = 0;
+	struct fake f;
+	FILE *out;
+
+	build_gadget(&f);
+	out = open_memstream(&text, &n);
+	EXPECT(save_tree(&f.fs, "usb_gadget", NULL, SAVE_PORTABLE, out) == 0);
+	fclose(out);
+	EXPECT(strstr(text, "\nudc usb_gadget/g1/UDC\n"));
+	EXPECT(!strstr(text, "dummy_udc.0"));
+	EXPECT(rm_paths(&f.fs, (char *[]){ "usb_gadget/g1" }, 1, true,
+			false) == 0);
+	cfs_opts.udc_class = dir;
+	EXPECT(fake_restore_text(&f, text) == 0);
+	EXPECT_STR(fake_value(&f, "usb_gadget/g1/UDC"), "b.udc");
+	EXPECT(fake_nr_links_in(&f, "usb_gadget/g1/configs/c.1") == 2);
+	/* Bound to any: nothing to do. */
+	f.nr_stores = 0;
+	EXPECT(fake_restore_text(&f, text) == 0);
+	EXPECT(f.nr_stores == 0);
+	cfs_opts.udc_class = "/nonexistent";
+	user_set(&f, "usb_gadget/g1/UDC", "");
+	EXPECT(fake_restore_text(&f, text) == 1);
+	EXPECT(strstr(ktap_stderr(), "no free USB device controller"));
+	cfs_opts.udc_class = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		abort();
+	free(dir);
+	free(text);
+	fake_free(&f);
+}
+
 const struct ktap_case restore_cases[] = {
 	KTAP_CASE(save_skips_read_only_and_notes_write_only),
 	KTAP_CASE(save_notes_unreadable_values),
@@ -535,7 +703,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(restore_links_a_partial_gadget_before_binding_it),
 	KTAP_CASE(restore_configures_nvmet_ports_before_linking_them),
 	KTAP_CASE(restore_sets_a_tcm_loop_nexus_before_its_luns),
-	KTAP_CASE(restore_writes_a_labelled_value_without_its_label),
+	KTAP_CASE(restore_writes_a_labelled_value_without_its_label_never_speculatively),
 	KTAP_CASE(restore_undoes_a_link_that_blocks_port_changes),
 	KTAP_CASE(restore_reports_what_it_could_not_apply),
 	KTAP_CASE(restore_reports_statements_under_a_failed_mkdir),
@@ -546,6 +714,10 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(keep_carries_write_only_values_into_the_next_save),
 	KTAP_CASE(diff_shows_changed_added_and_failing_statements),
 	KTAP_CASE(restore_handles_ten_thousand_items_quickly),
+	KTAP_CASE(restore_rewrites_a_value_a_later_write_reset),
+	KTAP_CASE(restore_rewrites_a_reset_value_before_the_links),
+	KTAP_CASE(restore_reports_a_value_the_kernel_changed),
+	KTAP_CASE(save_portable_binds_a_gadget_to_any_free_udc),
 };
 
 const size_t nr_restore_cases = ARRAY_SIZE(restore_cases);

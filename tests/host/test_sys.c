@@ -180,7 +180,7 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	EXPECT(first && strstr(first, "set nvmet/ports/1/addr_tsas \"\"\n"));
 	EXPECT(first && strstr(first, "chmod nvmet/ports/1/secret 0600\n"));
 	EXPECT(first && strstr(first, "# write-only, not saved: nvmet/ports/1/wo"));
-	EXPECT(first && strstr(first, "# binary, not saved: nvmet/ports/1/bin (3 bytes)"));
+	EXPECT(first && strstr(first, "set nvmet/ports/1/bin \"a\\x00b\"\n"));
 	EXPECT(first && !strstr(first, "ports/1/ro"));
 	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
 	free(out);
@@ -380,13 +380,18 @@ static void sys_save_and_tree_use_a_path_under_the_root(void)
 static void sys_tree_marks_read_only_write_only_and_binary(void)
 {
 	char *out;
+	char *big;
 
 	mk_root();
 	build();
+	big = calloc(1, CFS_VALUE_MAX + 1);
+	put("nvmet/ports/1/big", 0644, big, CFS_VALUE_MAX + 1);
+	free(big);
 	EXPECT(RUN(&out, "tree", "nvmet") == 0);
 	EXPECT(strstr(out, "      ro = x [read-only]\n"));
 	EXPECT(strstr(out, "      wo [write-only]\n"));
-	EXPECT(strstr(out, "      bin [binary, 3 bytes]\n"));
+	EXPECT(strstr(out, "      bin = \"a\\x00b\"\n"));
+	EXPECT(strstr(out, "      big [binary, 65537 bytes]\n"));
 	EXPECT(strstr(out, "      secret = s [mode 0600]\n"));
 	free(out);
 	rm_root();
@@ -407,6 +412,168 @@ static void sys_tree_json_escapes_values(void)
 	EXPECT(strstr(out, "\"access\":\"wo\""));
 	EXPECT(out[0] == '[' && strstr(out, "}\n]\n"));
 	free(out);
+	/* Names need not be UTF-8 either: hex, as values. */
+	mkdir(at("nvmet/ports/1/\xff"), 0755);
+	EXPECT(RUN(&out, "tree", "--json", "nvmet/ports/1") == 0);
+	EXPECT(strstr(out, "{\"path_hex\":\"6e766d65742f706f7274732f312fff\",\"type\":\"dir\""));
+	EXPECT(!memchr(out, 0xff, strlen(out)));
+	free(out);
+	rm_root();
+}
+
+/*
+ * Every problem of a file in one run, each with the whole file name and
+ * its line: a syntax error and a conflict together.
+ */
+static void sys_restore_reports_syntax_errors_and_conflicts_at_once(void)
+{
+	const char *name =
+		"../a-save-file-with-a-name-longer-than-64-bytes-to-see-it-whole.save";
+	const char *text = "version 1\nmkdir a\nset a/x \"1\nmkdir a\nend\n";
+	char *out;
+
+	mk_root();
+	put(name, 0644, text, strlen(text));
+	EXPECT(RUN(&out, "restore", (char *)at(name)) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "-to-see-it-whole.save:3: unterminated quote"));
+	EXPECT(strstr(ktap_stderr(), "-to-see-it-whole.save:4: a: given twice; first at (line 2)"));
+	EXPECT(access(at("a"), F_OK));
+	unlink(at(name));
+	rm_root();
+}
+
+static void sys_restore_if_exists_is_no_error_without_a_file(void)
+{
+	char *out;
+
+	mk_root();
+	EXPECT(RUN(&out, "restore", "--if-exists", (char *)at("../none")) ==
+	       0);
+	EXPECT_STR(out, "");
+	free(out);
+	EXPECT_STR(ktap_stderr(), "");
+	EXPECT(RUN(&out, "restore", (char *)at("../none")) ==
+	       CFS_EXIT_SYSTEM);
+	free(out);
+	/* A file that is there but bad is an error all the same. */
+	put("../bad.save", 0644, "mkdir\n", 6);
+	EXPECT(RUN(&out, "restore", "--if-exists", (char *)at("../bad.save"))
+	       == CFS_EXIT_USAGE);
+	free(out);
+	unlink(at("../bad.save"));
+	rm_root();
+}
+
+/*
+ * A save records the modules that use configfs, through others too; a
+ * restore loads those that are missing before anything else.
+ */
+static void sys_save_records_client_modules_and_restore_loads_them(void)
+{
+	char *modprobe;
+	char *mods;
+	char *out;
+	char *text;
+
+	mk_root();
+	mkdir(at("zz"), 0755);
+	mkdir(at("zz/mods"), 0755);
+	mkdir(at("zz/mods/configfs"), 0755);
+	mkdir(at("zz/mods/configfs/holders"), 0755);
+	mkdir(at("zz/mods/configfs/holders/nvmet"), 0755);
+	mkdir(at("zz/mods/nvmet"), 0755);
+	mkdir(at("zz/mods/nvmet/holders"), 0755);
+	mkdir(at("zz/mods/nvmet/holders/nvmet_tcp"), 0755);
+	mkdir(at("zz/mods/nvmet_tcp"), 0755);
+	mkdir(at("nvmet"), 0755);
+	put("zz/modprobe", 0755, "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
+	    "[ \"$2\" != bad ]\n", 48);
+	/* at() reuses its buffers: copies. */
+	mods = strdup(at("zz/mods"));
+	modprobe = strdup(at("zz/modprobe"));
+	cfs_opts.modules = mods;
+	cfs_opts.modprobe = modprobe;
+	EXPECT(RUN(&out, "save", "nvmet") == 0);
+	EXPECT(strstr(out, "version 1\nmodule nvmet\nmodule nvmet_tcp\n\n"));
+	free(out);
+	put("../m.save", 0644, "version 1\nmodule nvmet\nmodule nvmet_tcp\n"
+	    "mkdir nvmet\nend\n", 56);
+	EXPECT(RUN(&out, "diff", (char *)at("../m.save")) == 0);
+	free(out);
+	rmdir(at("zz/mods/nvmet_tcp"));
+	EXPECT(RUN(&out, "diff", (char *)at("../m.save")) == CFS_EXIT_FAIL);
+	EXPECT_STR(out, "+module nvmet_tcp\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../m.save")) == 0);
+	EXPECT_STR(out, "module nvmet_tcp\n");
+	free(out);
+	text = get("zz/modprobe.log");
+	EXPECT_STR(text, "-q nvmet_tcp\n");
+	free(text);
+	put("../b.save", 0644, "version 1\nmodule bad\nend\n", 25);
+	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "bad: "));
+	EXPECT(strstr(ktap_stderr(), "modprobe failed (exit status 1)"));
+	cfs_opts.modules = NULL;
+	cfs_opts.modprobe = NULL;
+	free(mods);
+	free(modprobe);
+	unlink(at("../m.save"));
+	unlink(at("../b.save"));
+	rm_root();
+}
+
+static void sys_restore_paths_applies_only_those_subtrees(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../p.save")) == 0);
+	free(out);
+	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../p.save"),
+		   "nvmet/subsystems") == 0);
+	EXPECT(strstr(out, "+mkdir nvmet\n"));
+	EXPECT(strstr(out, "+mkdir nvmet/subsystems/nqn.2024-01.io:s1\n"));
+	EXPECT(!strstr(out, "ports"));
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save"),
+		   "nvmet/subsystems") == 0);
+	free(out);
+	EXPECT(!access(at("nvmet/subsystems/nqn.2024-01.io:s1"), F_OK));
+	EXPECT(access(at("nvmet/ports"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save"), "nvmet/bogus") ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "nvmet/bogus: not in the file"));
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save"), "nvmet/ports/1",
+		   "nvmet/subsystems") == 0);
+	free(out);
+	EXPECT(!access(at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1"),
+		       F_OK));
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save")) == 0);
+	free(out);
+	unlink(at("../p.save"));
+	rm_root();
+}
+
+static void sys_tree_and_save_agree_on_a_missing_path(void)
+{
+	char *out;
+
+	mk_root();
+	EXPECT(RUN(&out, "tree", "nope") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(RUN(&out, "save", "nope") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../n.save"), "nope") ==
+	       CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(access(at("../n.save"), F_OK) && errno == ENOENT);
 	rm_root();
 }
 
@@ -445,6 +612,103 @@ static void sys_diff_exits_1_when_the_tree_differs(void)
 	EXPECT_STR(out, "rdma");
 	free(out);
 	unlink(at("../d.save"));
+	rm_root();
+}
+
+/*
+ * A HID report descriptor or a UVC GUID holds any byte; a binary
+ * attribute may be longer than a page. Both come back byte for byte,
+ * their last newline included.
+ */
+static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
+{
+	static const char desc[] = "\x05\x01\x09\x06\xa1\x00\x0a";
+	static const char want[] =
+		"set g/report_desc \"\\x05\\x01\\t\\x06\\xa1\\x00\\n\\x00\"\n";
+	char *big = malloc(10000);
+	char *first;
+	char *out;
+	size_t len;
+
+	mk_root();
+	memset(big, 'x', 10000);
+	big[9999] = '\n';
+	mkdir(at("g"), 0755);
+	put("g/report_desc", 0644, desc, sizeof(desc));
+	put("g/table", 0644, big, 10000);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../b.save")) == 0);
+	free(out);
+	first = get("../b.save");
+	EXPECT(first && strstr(first, want));
+	EXPECT(first && !strstr(first, "not saved"));
+	EXPECT(RUN(&out, "rm", "-r", "g") == 0);
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == 0);
+	free(out);
+	EXPECT(!read_whole_file(at("g/report_desc"), &out, &len));
+	EXPECT(len == sizeof(desc) && !memcmp(out, desc, len));
+	free(out);
+	EXPECT(!read_whole_file(at("g/table"), &out, &len));
+	EXPECT(len == 10000 && !memcmp(out, big, len));
+	free(out);
+	EXPECT(RUN(&out, "diff", (char *)at("../b.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	free(first);
+	free(big);
+	unlink(at("../b.save"));
+	rm_root();
+}
+
+static void sys_diff_is_two_sided_and_restore_prune_removes_extras(void)
+{
+	char *out;
+
+	mk_root();
+	build();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../p.save")) == 0);
+	free(out);
+	/* After the save: an item, a subsystem, a link, a link moved. */
+	mkdir(at("nvmet/ports/2"), 0755);
+	mkdir(at("nvmet/subsystems/s2"), 0755);
+	mkdir(at("other"), 0755);
+	mkdir(at("other/x"), 0755);
+	EXPECT(!unlink(at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1")));
+	EXPECT(!symlink("../../../subsystems/s2",
+			at("nvmet/ports/1/subsystems/nqn.2024-01.io:s1")));
+	EXPECT(!symlink("../../../subsystems/s2",
+			at("nvmet/ports/1/subsystems/s2")));
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save")) == CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "!" S1_LINK));
+	EXPECT(strstr(out, "-mkdir nvmet/ports/2\n"));
+	EXPECT(strstr(out, "-mkdir nvmet/subsystems/s2\n"));
+	EXPECT(strstr(out, "-link nvmet/ports/1/subsystems/s2 nvmet/subsystems/s2\n"));
+	EXPECT(!strstr(out, "other"));
+	free(out);
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save"), "nvmet/ports/2") ==
+	       CFS_EXIT_FAIL);
+	EXPECT_STR(out, "-mkdir nvmet/ports/2\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", "--prune", (char *)at("../p.save")) ==
+	       0);
+	EXPECT(strstr(out, "-mkdir nvmet/ports/2\n"));
+	free(out);
+	EXPECT(!access(at("nvmet/ports/2"), F_OK));
+	EXPECT(RUN(&out, "restore", (char *)at("../p.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(!access(at("nvmet/ports/2"), F_OK));
+	EXPECT(RUN(&out, "restore", "--prune", "-v", (char *)at("../p.save")) ==
+	       0);
+	EXPECT(strstr(out, "rmdir nvmet/ports/2\n"));
+	EXPECT(strstr(out, S1_LINK));
+	free(out);
+	EXPECT(access(at("nvmet/ports/2"), F_OK) && errno == ENOENT);
+	EXPECT(access(at("nvmet/subsystems/s2"), F_OK) && errno == ENOENT);
+	EXPECT(!access(at("other/x"), F_OK));
+	EXPECT(RUN(&out, "diff", (char *)at("../p.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	unlink(at("../p.save"));
 	rm_root();
 }
 
@@ -564,6 +828,235 @@ static void sys_why_reads_the_record_xattr(void)
 	rm_root();
 }
 
+/*
+ * A committable group as configfs shows one: pending/ and live/, no
+ * attributes in them; item x committed, y pending, and links inside x,
+ * out of x and into x.
+ *
+ *   grp/attr  grp/pending/y/  grp/live/x/{a, child/c, self -> child,
+ *   tl -> other/t}  other/t/  other/links/x -> grp/live/x
+ */
+static void build_committable(void)
+{
+	mkdir(at("grp"), 0755);
+	mkdir(at("grp/pending"), 0755);
+	mkdir(at("grp/pending/y"), 0755);
+	mkdir(at("grp/live"), 0755);
+	mkdir(at("grp/live/x"), 0755);
+	mkdir(at("grp/live/x/child"), 0755);
+	mkdir(at("other"), 0755);
+	mkdir(at("other/t"), 0755);
+	mkdir(at("other/links"), 0755);
+	put("grp/attr", 0644, "1\n", 2);
+	put("grp/live/x/a", 0644, "5\n", 2);
+	put("grp/live/x/child/c", 0644, "hi\n", 3);
+	if (symlink("child", at("grp/live/x/self")) ||
+	    symlink("../../../other/t", at("grp/live/x/tl")) ||
+	    symlink("../../grp/live/x", at("other/links/x")))
+		abort();
+}
+
+/* Is @a in @text, before @b? */
+static bool before(const char *text, const char *a, const char *b)
+{
+	const char *pa = strstr(text, a);
+	const char *pb = strstr(text, b);
+
+	return pa && pb && pa < pb;
+}
+
+static void sys_commit_restore_configures_in_pending_and_commits_last(void)
+{
+	char *out;
+	char *first;
+	char *second;
+	char link[64] = "";
+
+	mk_root();
+	build_committable();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../c1.save")) == 0);
+	free(out);
+	first = get("../c1.save");
+	EXPECT(first && strstr(first, "mkdir grp/live/x\nset grp/live/x/a 5\n"));
+	EXPECT(RUN(&out, "rm", "-r", "-v", "grp", "other") == 0);
+	EXPECT(before(out, "unlink other/links/x\n", "uncommit grp/live/x\n"));
+	EXPECT(before(out, "uncommit grp/live/x\n", "rmdir grp/pending/x\n"));
+	EXPECT(before(out, "rmdir grp/pending/x\n", "rmdir grp/pending\n"));
+	free(out);
+	EXPECT(access(at("grp"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../c1.save")) == 0);
+	EXPECT(before(out, "+link other/links/x grp/live/x\n",
+		      "+commit grp/live/x\n"));
+	free(out);
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../c1.save")) == 0);
+	EXPECT(before(out, "mkdir grp/pending\n", "mkdir grp/pending/x\n"));
+	EXPECT(before(out, "mkdir grp/pending/x\n",
+		      "set grp/pending/x/a 5\n"));
+	EXPECT(before(out, "set grp/pending/x/child/c hi\n",
+		      "commit grp/live/x\n"));
+	EXPECT(before(out, "link grp/pending/x/self grp/pending/x/child\n",
+		      "commit grp/live/x\n"));
+	EXPECT(before(out, "link grp/pending/x/tl other/t\n",
+		      "commit grp/live/x\n"));
+	EXPECT(before(out, "commit grp/live/x\n",
+		      "link other/links/x grp/live/x\n"));
+	EXPECT(!strstr(out, "mkdir grp/live/x\n"));
+	free(out);
+	EXPECT(readlink(at("grp/live/x/self"), link, sizeof(link) - 1) == 5);
+	EXPECT_STR(link, "child");
+	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../c2.save")) == 0);
+	free(out);
+	second = get("../c2.save");
+	EXPECT(first && second);
+	if (first && second)
+		EXPECT_STR(second, first);
+	EXPECT(RUN(&out, "diff", (char *)at("../c1.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	free(first);
+	free(second);
+	unlink(at("../c1.save"));
+	unlink(at("../c2.save"));
+	rm_root();
+}
+
+static void sys_commit_waits_until_the_item_is_configured_whole(void)
+{
+	char *out;
+
+	mk_root();
+	put("../c.save", 0644,
+	    "mkdir grp\nmkdir grp/pending\nmkdir grp/live\n"
+	    "mkdir grp/live/x\nset grp/live/x/a 5\nset grp/live/x/b 6\n", 98);
+	mkdir(at("grp"), 0755);
+	mkdir(at("grp/pending"), 0755);
+	mkdir(at("grp/live"), 0755);
+	mkdir(at("grp/pending/x"), 0755);
+	/* Not an attribute: the write fails, so x must stay pending. */
+	mkdir(at("grp/pending/x/a"), 0755);
+	EXPECT(RUN(&out, "restore", (char *)at("../c.save")) ==
+	       CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "grp/live/x/a: not applied"));
+	EXPECT(strstr(ktap_stderr(), "grp/live/x: not committed"));
+	EXPECT(access(at("grp/live/x"), F_OK) && errno == ENOENT);
+	out = get("grp/pending/x/b");
+	EXPECT_STR(out, "6");
+	free(out);
+	/* pending/x is the item to commit, not one that --prune removes. */
+	EXPECT(RUN(&out, "diff", (char *)at("../c.save")) == CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "+commit grp/live/x\n"));
+	EXPECT(!strstr(out, "-mkdir"));
+	free(out);
+	unlink(at("../c.save"));
+	rm_root();
+}
+
+static void sys_commit_refuses_a_name_both_pending_and_live(void)
+{
+	char *out;
+
+	mk_root();
+	put("../c.save", 0644,
+	    "mkdir grp\nmkdir grp/pending\nmkdir grp/live\n"
+	    "mkdir grp/live/x\nmkdir grp/pending/x\n", 80);
+	EXPECT(RUN(&out, "restore", (char *)at("../c.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "c.save:4: grp/live/x: live, but also pending"));
+	EXPECT(access(at("grp"), F_OK) && errno == ENOENT);
+	unlink(at("../c.save"));
+	rm_root();
+}
+
+static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
+{
+	char *out;
+
+	mk_root();
+	build_committable();
+	/* Not empty: rmdir refuses, and x goes back to live/. */
+	EXPECT(RUN(&out, "rm", "-v", "grp/live/x") == CFS_EXIT_FAIL);
+	EXPECT_STR(out, "uncommit grp/live/x\ncommit grp/live/x\n");
+	free(out);
+	EXPECT(!access(at("grp/live/x/child/c"), F_OK));
+	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	EXPECT(RUN(&out, "rm", "-r", "grp/live/x") == 0);
+	free(out);
+	EXPECT(access(at("grp/live/x"), F_OK) && errno == ENOENT);
+	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	EXPECT(access(at("other/links/x"), F_OK) && errno == ENOENT);
+	EXPECT(!access(at("grp/pending/y"), F_OK));
+	rm_root();
+}
+
+/* A partial restore of a link into a live item that is there already. */
+static void sys_restore_paths_link_into_a_live_item_left_out(void)
+{
+	char *out;
+
+	mk_root();
+	build_committable();
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../c.save")) == 0);
+	free(out);
+	EXPECT(!unlink(at("other/links/x")));
+	EXPECT(RUN(&out, "restore", (char *)at("../c.save"), "other") == 0);
+	free(out);
+	EXPECT(!access(at("other/links/x/a"), F_OK));
+	unlink(at("../c.save"));
+	rm_root();
+}
+
+int cfs_main(int argc, char **argv);
+
+/* The program's own main(), as the shell runs it; returns its status. */
+static int run_main(char **out, int argc, char **argv)
+{
+	FILE *cap = tmpfile();
+	int saved = dup(1);
+	size_t len;
+	int ret;
+
+	fflush(stdout);
+	dup2(fileno(cap), 1);
+	optind = 0;
+	ret = cfs_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	cfs_opts.prog = "configfs";
+	len = ftell(cap);
+	*out = calloc(1, len + 1);
+	rewind(cap);
+	if (fread(*out, 1, len, cap) != len)
+		abort();
+	fclose(cap);
+	return ret;
+}
+
+#define MAIN(out, ...)							\
+	run_main(out, sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *),	\
+		 (char *[]){ __VA_ARGS__, NULL })
+
+static void cli_help_cmd_and_the_program_name(void)
+{
+	char *out;
+
+	EXPECT(MAIN(&out, "/usr/sbin/configfs", "help", "save") == 0);
+	EXPECT(!strncmp(out, "usage: configfs save [-o FILE]", 30));
+	free(out);
+	EXPECT(MAIN(&out, "configfs", "help", "bogus") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "configfs: bogus: unknown command; see configfs --help"));
+	EXPECT(MAIN(&out, "/opt/bin/cfs", "rm", "--help") == 0);
+	EXPECT(strstr(out, "usage: cfs rm [-r] [-v] PATH...\n       cfs rm --all"));
+	free(out);
+	EXPECT(MAIN(&out, "/opt/bin/cfs", "bogus") == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "cfs: bogus: unknown command; see cfs --help"));
+}
+
 static void cli_help_and_usage_exit_codes(void)
 {
 	char *out;
@@ -597,13 +1090,26 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
+	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
+	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),
+	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
+	KTAP_CASE(sys_restore_paths_applies_only_those_subtrees),
+	KTAP_CASE(sys_save_records_client_modules_and_restore_loads_them),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
+	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
+	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_default_root_must_be_configfs),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),
 	KTAP_CASE(sys_why_reads_the_record_xattr),
+	KTAP_CASE(sys_commit_restore_configures_in_pending_and_commits_last),
+	KTAP_CASE(sys_commit_waits_until_the_item_is_configured_whole),
+	KTAP_CASE(sys_commit_refuses_a_name_both_pending_and_live),
+	KTAP_CASE(sys_rm_uncommits_a_live_item_and_recommits_on_refusal),
+	KTAP_CASE(sys_restore_paths_link_into_a_live_item_left_out),
 	KTAP_CASE(cli_help_and_usage_exit_codes),
+	KTAP_CASE(cli_help_cmd_and_the_program_name),
 };
 
 const size_t nr_sys_cases = ARRAY_SIZE(sys_cases);

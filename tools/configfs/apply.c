@@ -16,6 +16,9 @@
  *    in the same branch of the tree are undone one at a time, latest
  *    first. If that lets it through, the others are retried and the undone
  *    change is made again after them.
+ * At the end every value written is read back: one the kernel changed
+ * since (a later write reset it) is written again, last, and reported if
+ * it still does not read as the file says.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +39,8 @@ struct apply {
 	struct plan *plan;
 	struct fs *fs;
 	unsigned int flags;
-	char *buf;		/* value_max + 1 bytes */
+	char *buf;		/* CFS_VALUE_MAX + 1 bytes */
+	size_t raw_len;		/* of the last value read, newline kept */
 	struct op **log;	/* statements that changed the tree, in order */
 	size_t nr_log;
 	size_t cap_log;
@@ -51,20 +55,23 @@ static void apply_log(struct apply *a, struct op *op)
 	a->log[a->nr_log++] = op;
 }
 
-/* Reads the current text value of @path; returns 0, 1 if not text, -errno. */
+/*
+ * Reads the current value of @path as save would have; returns 0, 1 if it
+ * is too long to compare, or -errno.
+ */
 static int apply_read(struct apply *a, const char *path, const char **value,
 		      size_t *len)
 {
 	size_t total;
 	int ret;
 
-	ret = fs_read(a->fs, path, a->buf, a->fs->value_max + 1, len, &total);
+	ret = fs_read(a->fs, path, a->buf, CFS_VALUE_MAX + 1, len, &total);
 	if (ret)
 		return ret;
-	if (!walk_value_is_text(a->buf, *len, total, a->fs->value_max))
+	if (total > CFS_VALUE_MAX)
 		return 1;
-	if (*len && a->buf[*len - 1] == '\n')
-		(*len)--;
+	a->raw_len = *len;
+	*len = walk_value_len(a->buf, *len, a->fs->value_max);
 	*value = a->buf;
 	return 0;
 }
@@ -95,9 +102,10 @@ static size_t apply_label_len(const char *cur, size_t len, const char *val,
 
 /*
  * Writes @val (@vlen bytes) to @path, whose value was @cur (@len bytes,
- * NULL if unknown). When both begin with the same label, the value is
- * written without it, then read back: if that did not give @val, it is
- * written whole, as for any other attribute.
+ * NULL if unknown), whole: nothing but what the file says is written
+ * first. When both begin with the same label and the attribute then reads
+ * the label twice, it shows a label before what it stores: the value is
+ * written again without its label, which is exactly what it stores.
  */
 static int apply_write(struct apply *a, const char *path, const char *val,
 		       size_t vlen, const char *cur, size_t len)
@@ -105,17 +113,49 @@ static int apply_write(struct apply *a, const char *path, const char *val,
 	size_t label = apply_label_len(cur, len, val, vlen);
 	const char *now;
 	size_t now_len;
+	int ret;
 
-	if (label &&
-	    !fs_write_value(a->fs, path, val + label, vlen - label) &&
-	    !apply_read(a, path, &now, &now_len) && now_len == vlen &&
-	    !memcmp(now, val, vlen))
+	ret = fs_write_value(a->fs, path, val, vlen);
+	if (ret || !label || apply_read(a, path, &now, &now_len))
+		return ret;
+	if (now_len != label + vlen || memcmp(now, val, label) ||
+	    memcmp(now + label, val, vlen))
 		return 0;
-	return fs_write_value(a->fs, path, val, vlen);
+	return fs_write_value(a->fs, path, val + label, vlen - label);
+}
+
+/*
+ * "udc PATH": a gadget bound to any controller is as the file says; an
+ * unbound one is bound, last in its directory, to the first free one.
+ */
+static int apply_set_any(struct apply *a, struct op *op, bool switches,
+			 const char *path, const char *cur, size_t len)
+{
+	char *name;
+	int ret;
+
+	if (cur && len)
+		return APPLY_DONE;
+	if (cur && !switches)
+		return APPLY_DEFERRED;
+	if (udc_pick(&a->plan->arena, &name)) {
+		op->detail = "no free USB device controller in /sys/class/udc";
+		return -ENODEV;
+	}
+	if (cur) {
+		op->has_old = true;
+		op->old = "";
+		op->old_len = 0;
+	}
+	ret = fs_write_value(a->fs, path, name, strlen(name));
+	if (!ret)
+		op->changed = true;
+	return ret;
 }
 
 static int apply_set(struct apply *a, struct op *op, bool switches)
 {
+	const char *path = plan_op_path(op);
 	const struct stmt *st = op->st;
 	const char *cur = NULL;
 	struct fs_stat fst;
@@ -124,7 +164,9 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 	int ret;
 
 	op->has_old = false;
-	ret = fs_lstat(a->fs, st->path, &fst);
+	ret = fs_lstat(a->fs, path, &fst);
+	if (ret == -ENOENT && a->fs->simulate && st->any)
+		return apply_set_any(a, op, true, path, NULL, 0);
 	if (ret == -ENOENT && a->fs->simulate)
 		goto write;	/* a stand-in for configfs: create it */
 	if (ret == -ENOENT)
@@ -135,7 +177,10 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 		op->detail = "not an attribute";
 		return -EINVAL;
 	}
-	known = (fst.mode & 0444) && !apply_read(a, st->path, &cur, &len);
+	known = (fst.mode & 0444) && !apply_read(a, path, &cur, &len);
+	if (st->any)
+		return apply_set_any(a, op, switches, path, known ? cur : NULL,
+				     len);
 	if (known && len == st->len && !memcmp(cur, st->arg, len))
 		return APPLY_DONE;
 	if (!known && !plan_in_new_dir(op))
@@ -149,7 +194,7 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 		op->old_len = len;
 	}
 write:
-	ret = apply_write(a, st->path, st->arg, st->len, cur, len);
+	ret = apply_write(a, path, st->arg, st->len, cur, len);
 	if (!ret)
 		op->changed = true;
 	return ret;
@@ -157,10 +202,11 @@ write:
 
 static int apply_mkdir(struct apply *a, struct op *op)
 {
+	const char *path = plan_op_path(op);
 	struct fs_stat fst;
 	int ret;
 
-	ret = fs_mkdir(a->fs, op->st->path);
+	ret = fs_mkdir(a->fs, path);
 	if (!ret) {
 		op->changed = true;
 		return APPLY_DONE;
@@ -170,7 +216,7 @@ static int apply_mkdir(struct apply *a, struct op *op)
 	if (ret != -EEXIST)
 		return ret;
 	/* A default group made with its parent, or one already there. */
-	if (!fs_lstat(a->fs, op->st->path, &fst) && fst.kind == FS_DIR)
+	if (!fs_lstat(a->fs, path, &fst) && fst.kind == FS_DIR)
 		return APPLY_DONE;
 	op->detail = "exists and is not a directory";
 	return ret;
@@ -178,14 +224,15 @@ static int apply_mkdir(struct apply *a, struct op *op)
 
 static int apply_link(struct apply *a, struct op *op)
 {
-	const struct stmt *st = op->st;
+	const char *path = plan_op_path(op);
+	const char *want = plan_op_arg(op);
 	struct fs_stat fst;
 	char *target;
 	int ret;
 
-	ret = fs_lstat(a->fs, st->path, &fst);
+	ret = fs_lstat(a->fs, path, &fst);
 	if (ret == -ENOENT) {
-		ret = fs_symlink(a->fs, st->arg, st->path);
+		ret = fs_symlink(a->fs, want, path);
 		if (!ret)
 			op->changed = true;
 		return ret;
@@ -196,10 +243,10 @@ static int apply_link(struct apply *a, struct op *op)
 		op->detail = "exists and is not a link";
 		return -EEXIST;
 	}
-	ret = fs_readlink(a->fs, st->path, &a->plan->arena, &target);
+	ret = fs_readlink(a->fs, path, &a->plan->arena, &target);
 	if (ret)
 		return ret;
-	if (!strcmp(target, st->arg))
+	if (!strcmp(target, want))
 		return APPLY_DONE;
 	op->detail = arena_printf(&a->plan->arena, "exists, pointing to %s",
 				  target);
@@ -229,11 +276,52 @@ static int apply_mode(struct apply *a, struct op *op)
 	return ret;
 }
 
-static void apply_say(struct apply *a, const char *prefix,
-		      const struct stmt *st)
+/*
+ * Commits a live item made in pending/: rename(2) into live/. One that is
+ * live already was found so before the first pass.
+ */
+static int apply_commit(struct apply *a, struct op *op)
 {
-	if (a->flags & APPLY_VERBOSE)
-		format_print_stmt(stdout, prefix, st);
+	int ret = fs_rename(a->fs, op->st->arg, op->st->path);
+
+	if (!ret)
+		op->changed = true;
+	else if (ret == -EEXIST || ret == -ENOTEMPTY)
+		op->detail = "exists in live/ already";
+	return ret;
+}
+
+/* Committable items already in live/: what is in them is applied there. */
+static void apply_find_live(struct plan *plan, struct fs *fs)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+		struct fs_stat fst;
+
+		if (op->st->kind == STMT_COMMIT &&
+		    !fs_lstat(fs, op->st->path, &fst) && fst.kind == FS_DIR)
+			op->state = OP_DONE;
+	}
+}
+
+/* What @op did, where it did it: in pending/ for an item not yet live. */
+static void apply_say(struct apply *a, const char *prefix,
+		      const struct op *op)
+{
+	struct stmt st = *op->st;
+
+	if (!(a->flags & APPLY_VERBOSE))
+		return;
+	if (st.kind != STMT_COMMIT) {
+		st.path = plan_op_path(op);
+		if (st.kind == STMT_LINK) {
+			st.arg = plan_op_arg(op);
+			st.len = strlen(st.arg);
+		}
+	}
+	format_print_stmt(stdout, prefix, &st);
 }
 
 /* Tries @op once; returns true when it is now done or skipped. */
@@ -262,6 +350,11 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	case STMT_CHOWN:
 		ret = apply_mode(a, op);
 		break;
+	case STMT_COMMIT:
+		ret = apply_commit(a, op);
+		break;
+	case STMT_MODULE:
+		break;		/* never in a plan: module.c */
 	}
 	if (ret == APPLY_DEFERRED) {
 		*deferred = true;
@@ -277,16 +370,129 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	}
 	if (ret == APPLY_SKIPPED) {
 		op->state = OP_SKIPPED;
-		apply_say(a, "# write-only, left alone: ", op->st);
+		apply_say(a, "# write-only, left alone: ", op);
 		return true;
 	}
 	op->state = OP_DONE;
 	op->err = 0;
 	if (op->changed) {
 		apply_log(a, op);
-		apply_say(a, "", op->st);
+		apply_say(a, "", op);
 	}
 	return true;
+}
+
+/* @value as the file would hold it, for a message. */
+static const char *apply_quote(struct apply *a, const char *value,
+			       size_t len)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem;
+
+	mem = open_memstream(&text, &size);
+	if (!mem)
+		cfs_out_of_memory();
+	format_put_token(mem, value, len);
+	fclose(mem);
+	value = arena_strdup(&a->plan->arena, text);
+	free(text);
+	return value;
+}
+
+/*
+ * Does @path read as @st sets it? Either as save would keep it, or
+ * whole: a value given with a trailing newline reads back with it.
+ */
+static bool apply_reads_as(struct apply *a, const char *path,
+			   const struct stmt *st, const char **cur,
+			   size_t *len)
+{
+	if (apply_read(a, path, cur, len)) {
+		*cur = NULL;
+		return false;
+	}
+	if (*len == st->len && !memcmp(*cur, st->arg, *len))
+		return true;
+	return a->raw_len == st->len && !memcmp(*cur, st->arg, st->len);
+}
+
+/*
+ * Reads @op's value back, and writes it again if it no longer reads as
+ * written: the kernel changed it since, usually by a later write of this
+ * run (LIO's enable resets attrib/block_size to the backing file's).
+ * Returns true when it reads as the file says; when @final, a value that
+ * still differs is made a failed statement, with what it reads.
+ */
+static bool apply_recheck(struct apply *a, struct op *op, bool final)
+{
+	const char *path = plan_op_path(op);
+	const struct stmt *st = op->st;
+	const char *cur;
+	size_t len;
+	int ret;
+
+	if (apply_reads_as(a, path, st, &cur, &len) || !cur)
+		return true;
+	fs_clear_record(a->fs);
+	ret = apply_write(a, path, st->arg, st->len, cur, len);
+	if (!ret && apply_reads_as(a, path, st, &cur, &len)) {
+		apply_say(a, "# changed by a later write, set again: ", op);
+		return true;
+	}
+	if (!final)
+		return false;
+	if (!ret)
+		apply_reads_as(a, path, st, &cur, &len);
+	op->state = OP_FAILED;
+	op->err = ret ? -ret : EIO;
+	op->detail = arena_printf(&a->plan->arena,
+				  "changed by the kernel after it was written; reads %s%s%s",
+				  cur ? apply_quote(a, cur, len) : "?",
+				  ret ? "; writing it again: " : "",
+				  ret ? cfs_strerror(ret) : "");
+	if (fs_record(a->fs))
+		op->record = arena_strdup(&a->plan->arena, fs_record(a->fs));
+	return false;
+}
+
+static bool apply_rechecks(const struct op *op)
+{
+	return op->st->kind == STMT_SET && op->state == OP_DONE &&
+	       op->changed && !op->st->any;
+}
+
+/*
+ * After a switch (@sw) was turned on: the values this run wrote before it
+ * in its branch of the tree are read back, and one it reset is written
+ * again at once, while the object may still take it (LIO refuses
+ * block_size once a LUN exports the device, which the links do next).
+ */
+static void apply_after_switch(struct apply *a, struct op *sw)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_log; i++) {
+		struct op *op = a->log[i];
+
+		if (op != sw && apply_rechecks(op) && plan_related(sw, op))
+			apply_recheck(a, op, false);
+	}
+}
+
+/*
+ * Once nothing more applies, reads back each value this run wrote: one
+ * that no longer reads as written is written again, now that everything
+ * else is done, and what still differs is reported.
+ */
+static void apply_verify(struct apply *a)
+{
+	struct plan *plan = a->plan;
+	size_t i;
+
+	for (i = 0; i < plan->nr_ops; i++)
+		if (apply_rechecks(plan->ops[i]))
+			apply_recheck(a, plan->ops[i], true);
 }
 
 /*
@@ -320,9 +526,12 @@ static bool apply_pass(struct apply *a, struct op *exclude)
 		for (k = i; k < end; k++) {
 			struct op *op = plan->ops[k];
 
-			if (op->deferred)
-				progress |= apply_one(a, op, true,
-						      &op->deferred);
+			if (!op->deferred ||
+			    !apply_one(a, op, true, &op->deferred))
+				continue;
+			progress = true;
+			if (op->changed)
+				apply_after_switch(a, op);
 		}
 		i = end;
 	}
@@ -343,10 +552,10 @@ static int apply_undo(struct apply *a, struct op *op)
 	int ret;
 
 	if (op->st->kind == STMT_SET)
-		ret = apply_write(a, op->st->path, op->old, op->old_len,
+		ret = apply_write(a, plan_op_path(op), op->old, op->old_len,
 				  op->st->arg, op->st->len);
 	else
-		ret = fs_unlink(a->fs, op->st->path);
+		ret = fs_unlink(a->fs, plan_op_path(op));
 	if (ret)
 		return ret;
 	op->undos++;
@@ -355,6 +564,7 @@ static int apply_undo(struct apply *a, struct op *op)
 	if (a->flags & APPLY_VERBOSE) {
 		struct stmt st = *op->st;
 
+		st.path = plan_op_path(op);
 		if (st.kind == STMT_SET) {
 			st.arg = op->old;
 			st.len = op->old_len;
@@ -436,6 +646,10 @@ static void apply_report(struct apply *a, const char *file)
 			if (op->record)
 				record_print(stderr, "  ", op->record,
 					     strlen(op->record));
+		} else if (st->kind == STMT_COMMIT) {
+			cfs_err(st->path,
+				"not committed (%s:%u: %s): left in pending/, since what it holds was not all applied",
+				file, st->line, text);
 		} else {
 			cfs_err(st->path,
 				"not attempted (%s:%u: %s): what it needs was not created",
@@ -460,7 +674,8 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	int nr_left = 0;
 	size_t i;
 
-	a.buf = xmalloc(fs->value_max + 1);
+	a.buf = xmalloc(CFS_VALUE_MAX + 1);
+	apply_find_live(plan, fs);
 	for (;;) {
 		bool progress = apply_pass(&a, NULL);
 
@@ -473,6 +688,7 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 		if (!progress && !apply_unblock(&a))
 			break;
 	}
+	apply_verify(&a);
 	for (i = 0; i < plan->nr_ops; i++)
 		if (plan->ops[i]->state == OP_FAILED ||
 		    plan->ops[i]->state == OP_PENDING)
@@ -487,6 +703,7 @@ struct describe {
 	struct apply a;
 	FILE *out;
 	int nr_diffs;
+	int nr_errors;		/* parts of the tree that could not be read */
 };
 
 static void describe_line(struct describe *d, const char *prefix,
@@ -512,18 +729,20 @@ static void describe_set(struct describe *d, struct op *op)
 		describe_line(d, "+", st, NULL);
 		return;
 	}
-	ret = fs_lstat(d->a.fs, st->path, &fst);
+	ret = fs_lstat(d->a.fs, plan_op_path(op), &fst);
 	if (ret || fst.kind != FS_FILE) {
 		describe_line(d, "!", st, ret ? cfs_strerror(ret) :
 			      "not an attribute");
 		return;
 	}
-	if (!(fst.mode & 0444) || apply_read(&d->a, st->path, &cur, &len)) {
+	if (!(fst.mode & 0444) ||
+	    apply_read(&d->a, plan_op_path(op), &cur, &len)) {
 		format_print_stmt(d->out, "# write-only, left alone: ", st);
 		return;
 	}
-	if (len == st->len && !memcmp(cur, st->arg, len))
+	if (st->any ? len > 0 : len == st->len && !memcmp(cur, st->arg, len))
 		return;
+	old.any = false;
 	old.arg = cur;
 	old.len = len;
 	describe_line(d, "-", &old, NULL);
@@ -542,7 +761,7 @@ static void describe_link(struct describe *d, struct op *op)
 		describe_line(d, "+", st, NULL);
 		return;
 	}
-	ret = fs_lstat(d->a.fs, st->path, &fst);
+	ret = fs_lstat(d->a.fs, plan_op_path(op), &fst);
 	if (ret == -ENOENT) {
 		describe_line(d, "+", st, NULL);
 		return;
@@ -550,14 +769,14 @@ static void describe_link(struct describe *d, struct op *op)
 	if (!ret && fst.kind != FS_LINK)
 		ret = -EEXIST;
 	if (!ret)
-		ret = fs_readlink(d->a.fs, st->path, &arena, &target);
+		ret = fs_readlink(d->a.fs, plan_op_path(op), &arena, &target);
 	if (ret)
 		describe_line(d, "!", st, cfs_strerror(ret));
-	else if (strcmp(target, st->arg))
+	else if (strcmp(target, plan_op_arg(op)))
 		describe_line(d, "!", st,
 			      arena_printf(&arena, "exists, pointing to %s%s",
 					   target,
-					   "; restore will not replace it"));
+					   "; restore replaces it only with --prune"));
 	arena_free(&arena);
 }
 
@@ -581,6 +800,36 @@ static void describe_mode(struct describe *d, struct op *op)
 	describe_line(d, "+", st, NULL);
 }
 
+/*
+ * What the tree has and the file does not, as '-' lines: what restore
+ * --prune removes. A link of the file pointing elsewhere is shown as a
+ * '!' line already.
+ */
+static int describe_extras(struct describe *d, struct plan *plan,
+			   const char *under)
+{
+	struct extras x;
+	size_t i;
+	int ret;
+
+	ret = extras_find(&x, plan, d->a.fs, under);
+	for (i = 0; i < x.nr; i++) {
+		struct stmt st = {
+			.kind = x.v[i].target ? STMT_LINK : STMT_MKDIR,
+			.path = x.v[i].path,
+			.arg = x.v[i].target,
+			.len = x.v[i].target ? strlen(x.v[i].target) : 0,
+		};
+
+		if (x.v[i].elsewhere)
+			continue;
+		format_print_stmt(d->out, "-", &st);
+		d->nr_diffs++;
+	}
+	extras_free(&x);
+	return ret;
+}
+
 static int describe_cmp_line(const void *x, const void *y)
 {
 	const struct op *const *a = x;
@@ -592,7 +841,9 @@ static int describe_cmp_line(const void *x, const void *y)
 /*
  * Prints what applying @plan would change under @under (NULL: anywhere),
  * as statements marked '+' (would be applied), '-' (the value it would
- * replace) or '!' (would fail). Returns the number of '+' and '!' lines.
+ * replace) or '!' (would fail). With APPLY_EXTRAS, also what the tree has
+ * and the file does not, last, as '-' lines. Returns the number of '+', '!' and such '-' lines, or
+ * -EIO when part of the tree could not be read.
  */
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out)
@@ -604,7 +855,8 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 	struct op **ops;
 	size_t i;
 
-	d.a.buf = xmalloc(fs->value_max + 1);
+	d.a.buf = xmalloc(CFS_VALUE_MAX + 1);
+	apply_find_live(plan, fs);
 	/* First which directories exist: the rest hangs on that. */
 	for (i = 0; i < plan->nr_ops; i++) {
 		struct op *op = plan->ops[i];
@@ -614,7 +866,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		if (op->st->kind != STMT_MKDIR)
 			continue;
 		if (!plan_in_new_dir(op))
-			ret = fs_lstat(fs, op->st->path, &fst);
+			ret = fs_lstat(fs, plan_op_path(op), &fst);
 		op->changed = ret == -ENOENT;
 		if (!ret && fst.kind != FS_DIR)
 			op->detail = "exists and is not a directory";
@@ -648,9 +900,18 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		case STMT_CHOWN:
 			describe_mode(&d, op);
 			break;
+		case STMT_COMMIT:
+			/* Not live yet: made or found in pending/. */
+			if (op->state != OP_DONE)
+				describe_line(&d, "+", op->st, NULL);
+			break;
+		case STMT_MODULE:
+			break;
 		}
 	}
+	if ((flags & APPLY_EXTRAS) && describe_extras(&d, plan, under))
+		d.nr_errors++;
 	free(ops);
 	free(d.a.buf);
-	return d.nr_diffs;
+	return d.nr_errors ? -EIO : d.nr_diffs;
 }

@@ -26,6 +26,8 @@
 #define CFS_EXIT_NO_RECORDS	4	/* why: the configfs keeps none */
 
 #define CFS_DEFAULT_ROOT	"/sys/kernel/config"
+/* The longest value saved: a binary attribute's, or a page of text. */
+#define CFS_VALUE_MAX		(64 * 1024)
 
 /* Our own error codes, above every errno value. */
 #define CFS_EZEROWRITE		4096
@@ -35,6 +37,14 @@
 struct cfs_opts {
 	const char *root;	/* NULL: $CONFIGFS_ROOT or the default */
 	const char *prog;	/* for messages: "configfs" */
+	/*
+	 * Loaded modules (/sys/module) and the program that loads one
+	 * (modprobe). NULL: those, on a configfs root; none on a stand-in
+	 * root, whose modules are not the host's. Tests set them.
+	 */
+	const char *modules;
+	const char *modprobe;
+	const char *udc_class;	/* NULL: /sys/class/udc */
 };
 
 extern struct cfs_opts cfs_opts;
@@ -47,6 +57,7 @@ struct arena {
 };
 
 __printf(2, 3) void cfs_err(const char *object, const char *fmt, ...);
+void cfs_usage_line(FILE *out, const char *rest);
 const char *cfs_strerror(int err);
 __noreturn void cfs_out_of_memory(void);
 void *xmalloc(size_t size);
@@ -63,6 +74,7 @@ size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp);
 int read_whole_file(const char *file, char **text, size_t *len);
 bool json_is_utf8(const char *s, size_t len);
 void json_string(FILE *out, const char *s, size_t len);
+void json_member(FILE *out, const char *key, const char *s, size_t len);
 void json_field(FILE *out, const char *key, const char *s, size_t len);
 
 /* fs.c */
@@ -98,6 +110,8 @@ struct fs_ops {
 	int (*rmdir)(void *priv, const char *path);
 	int (*symlink)(void *priv, const char *target, const char *path);
 	int (*unlink)(void *priv, const char *path);
+	/* NULL: the model has no rename; commits fail with EOPNOTSUPP. */
+	int (*rename)(void *priv, const char *from, const char *to);
 	int (*readlink)(void *priv, const char *path, struct arena *arena,
 			char **target);
 	int (*chmod)(void *priv, const char *path, mode_t mode);
@@ -131,6 +145,7 @@ int fs_mkdir(struct fs *fs, const char *path);
 int fs_rmdir(struct fs *fs, const char *path);
 int fs_symlink(struct fs *fs, const char *target, const char *path);
 int fs_unlink(struct fs *fs, const char *path);
+int fs_rename(struct fs *fs, const char *from, const char *to);
 int fs_readlink(struct fs *fs, const char *path, struct arena *arena,
 		char **target);
 int fs_chmod(struct fs *fs, const char *path, mode_t mode);
@@ -163,6 +178,8 @@ struct record {
 int record_parse(const char *text, size_t len, struct record *rec);
 bool record_concerns(const char *text, size_t len, const char *op,
 		     const char *file, int err);
+bool record_concerns_item(const char *text, size_t len, const char *op,
+			  int err);
 void record_print(FILE *out, const char *indent, const char *text,
 		  size_t len);
 
@@ -196,7 +213,7 @@ struct node {
 	bool writable;
 	const char *value;	/* text: without its one trailing newline */
 	size_t len;
-	size_t size;		/* binary: bytes read */
+	size_t size;		/* binary: bytes there */
 	int err;		/* unreadable attribute, unlistable dir, link */
 	const char *target;	/* link: relative to the root */
 };
@@ -215,8 +232,11 @@ int walk_tree(struct fs *fs, const char *path, unsigned int flags,
 struct node *tree_find(struct tree *tree, const char *path);
 void tree_free(struct tree *tree);
 bool walk_mode_is_default(const struct node *node);
+bool walk_is_committable(const struct node *dir);
+bool walk_is_live_item(const struct node *node);
 bool walk_value_is_text(const char *buf, size_t len, size_t total,
 			size_t value_max);
+size_t walk_value_len(const char *buf, size_t len, size_t value_max);
 
 /* format.c */
 
@@ -226,6 +246,8 @@ enum stmt_kind {
 	STMT_LINK,
 	STMT_CHMOD,
 	STMT_CHOWN,
+	STMT_COMMIT,	/* made by the planner, never read from a file */
+	STMT_MODULE,	/* path: a module's name */
 };
 
 struct stmt {
@@ -237,13 +259,17 @@ struct stmt {
 	uid_t uid;
 	gid_t gid;
 	unsigned int line;
+	bool any;		/* set: "udc PATH", any free UDC */
 };
+
+#define FORMAT_VERSION		1
 
 struct script {
 	struct arena arena;
 	struct stmt *stmts;
 	size_t nr_stmts;
 	size_t cap;
+	unsigned int version;	/* 0: a file from before version lines */
 };
 
 int format_parse(struct script *script, const char *name, const char *text,
@@ -255,6 +281,7 @@ void script_free(struct script *script);
 void format_put_token(FILE *out, const char *s, size_t len);
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st);
 void format_print_header(FILE *out);
+void format_print_end(FILE *out);
 void format_print_note(FILE *out, const char *what, const char *path,
 		       const char *detail);
 bool format_is_off_value(const char *s, size_t len);
@@ -284,6 +311,10 @@ struct op {
 	unsigned int undos;
 	bool deferred;		/* a switch, tried after its directory */
 	bool hopeless;		/* undoing others did not let it through */
+	/* Inside a live item: the paths used until it is committed. */
+	const char *pending;
+	const char *pending_arg;	/* a link into the same item */
+	bool excluded;		/* outside the PATHs of a partial restore */
 };
 
 struct plan {
@@ -306,16 +337,63 @@ bool plan_ready(const struct op *op);
 bool plan_in_new_dir(const struct op *op);
 bool plan_related(const struct op *a, const struct op *b);
 bool plan_same_dir(const struct op *a, const struct op *b);
+const char *plan_op_path(const struct op *op);
+const char *plan_op_arg(const struct op *op);
+
+enum plan_has {
+	PLAN_HAS_NONE,
+	PLAN_HAS_DIR,	/* made, or named as a parent or a link target */
+	PLAN_HAS_ATTR,
+	PLAN_HAS_LINK,
+};
+
+enum plan_has plan_has(struct plan *plan, const char *path,
+		       const char **target);
+int plan_restrict(struct plan *plan, char **paths, int nr_paths);
+bool plan_is_top(const struct op *op);
 
 /* apply.c */
 
 #define APPLY_VERBOSE		0x1
 #define APPLY_BY_LINE		0x2	/* describe: in the file's order */
+#define APPLY_EXTRAS		0x4	/* describe: what the file lacks too */
 
 int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags);
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		   unsigned int flags, FILE *out);
+
+/* module.c */
+
+int module_save(struct fs *fs, FILE *out);
+bool module_loaded(struct fs *fs, const char *name);
+int module_describe(struct fs *fs, const struct script *script, FILE *out);
+int module_load(struct fs *fs, const struct script *script, bool verbose);
+
+/* udc.c */
+
+int udc_pick(struct arena *arena, char **name);
+
+/* prune.c */
+
+/* A directory or link in the tree that the file does not have. */
+struct extra {
+	const char *path;
+	const char *target;	/* a link's; NULL for a directory */
+	bool elsewhere;		/* a link of the file, pointing elsewhere */
+};
+
+struct extras {
+	struct arena arena;
+	struct extra *v;
+	size_t nr;
+	size_t cap;
+};
+
+int extras_find(struct extras *x, struct plan *plan, struct fs *fs,
+		const char *under);
+void extras_free(struct extras *x);
+int prune_extras(struct extras *x, struct fs *fs, bool verbose);
 
 /* watch.c */
 
@@ -348,8 +426,10 @@ int cmd_watch(int argc, char **argv);
 
 /* save.c, tree.c, restore.c, diff.c, rm.c, why.c */
 
+#define SAVE_PORTABLE		0x1	/* a bound UDC as "udc PATH" */
+
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
-	      FILE *out);
+	      unsigned int flags, FILE *out);
 int cmd_save(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_restore(int argc, char **argv);

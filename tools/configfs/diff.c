@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * configfs diff: what restore would change, in the file's order.
+ * configfs diff: what restore would change, in the file's order, then
+ * what the tree has that the file does not.
  */
 #include <getopt.h>
 
@@ -8,11 +9,13 @@
 
 static void diff_usage(FILE *out)
 {
-	fputs("usage: configfs diff FILE [PATH]\n"
-	      "Show what configfs restore FILE would change, under PATH only\n"
-	      "if given: '+' lines it would apply, '-' lines the values they\n"
-	      "replace, '!' lines it could not apply. Exit status 0: no\n"
-	      "difference, 1: differences.\n",
+	cfs_usage_line(out, "diff FILE [PATH]");
+	fputs("Show how the tree differs from FILE, under PATH only if given:\n"
+	      "'+' lines restore would apply, '-' lines the values they\n"
+	      "replace, '!' lines it could not apply; then, as '-' lines, the\n"
+	      "directories and links the tree has and FILE does not (what\n"
+	      "restore --prune removes). Exit status 0: no difference,\n"
+	      "1: differences, 3: the tree could not be read whole.\n",
 	      out);
 }
 
@@ -29,6 +32,7 @@ int cmd_diff(int argc, char **argv)
 	struct plan plan;
 	struct fs fs;
 	int ret;
+	int nr;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -58,8 +62,11 @@ int cmd_diff(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
-	ret = apply_describe(&plan, &fs, under, APPLY_BY_LINE, stdout);
-	ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+	nr = module_describe(&fs, &script, stdout);
+	ret = apply_describe(&plan, &fs, under, APPLY_BY_LINE | APPLY_EXTRAS,
+			     stdout);
+	ret = ret < 0 ? CFS_EXIT_SYSTEM : ret || nr ? CFS_EXIT_FAIL :
+	      CFS_EXIT_OK;
 out_fs:
 	arena_free(&arena);
 	fs_close(&fs);

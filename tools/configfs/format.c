@@ -7,6 +7,10 @@
  * in double quotes with C-like escapes. A line whose first non-blank
  * character is '#' is a comment. The whole file is checked before any
  * statement runs; every bad line is reported with its number.
+ *
+ * A file begins with "version 1" and ends with "end", so that one cut
+ * short is refused; a file without a version line, from before there
+ * were any, is still read, with a warning.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +42,15 @@ static const struct format_kw format_kws[] = {
 	{ "link", STMT_LINK },
 	{ "chmod", STMT_CHMOD },
 	{ "chown", STMT_CHOWN },
+	{ "module", STMT_MODULE },
+	{ "udc", STMT_SET },	/* any free UDC: st->any */
+};
+
+/* Every statement kind's keyword, for printing; commit is never parsed. */
+static const char *const format_names[] = {
+	[STMT_MKDIR] = "mkdir", [STMT_SET] = "set", [STMT_LINK] = "link",
+	[STMT_CHMOD] = "chmod", [STMT_CHOWN] = "chown",
+	[STMT_COMMIT] = "commit", [STMT_MODULE] = "module",
 };
 
 /* One word of a line, unescaped into the script's arena. */
@@ -52,6 +65,8 @@ struct format_line {
 	unsigned int line;
 	struct format_word words[4];
 	int nr_words;
+	unsigned int end_line;	/* of "end", once seen */
+	bool seen_stmt;		/* a statement, valid or not */
 };
 
 static void format_line_err(struct format_line *fl, const char *fmt,
@@ -136,11 +151,17 @@ void format_put_token(FILE *out, const char *s, size_t len)
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
 {
 	fputs(prefix, out);
-	fputs(format_kws[st->kind].name, out);
+	fputs(st->any ? "udc" : format_names[st->kind], out);
 	fputc(' ', out);
 	format_put_token(out, st->path, strlen(st->path));
+	if (st->any) {
+		fputc('\n', out);
+		return;
+	}
 	switch (st->kind) {
 	case STMT_MKDIR:
+	case STMT_COMMIT:
+	case STMT_MODULE:
 		break;
 	case STMT_SET:
 	case STMT_LINK:
@@ -164,6 +185,13 @@ void format_print_header(FILE *out)
 	      "#   configfs restore FILE\n"
 	      "# Statement order does not matter; restore finds its own.\n",
 	      out);
+	fprintf(out, "version %d\n", FORMAT_VERSION);
+}
+
+/* The last line of a file: without it, the file was cut short. */
+void format_print_end(FILE *out)
+{
+	fputs("end\n", out);
 }
 
 /* A comment naming something that is not saved, and why. */
@@ -345,6 +373,26 @@ static int format_check_path(struct format_line *fl, const char *what,
 	return 0;
 }
 
+/* A module's name, as modprobe takes it: at most 55 bytes, [A-Za-z0-9_-]. */
+static int format_check_module(struct format_line *fl,
+			       const struct format_word *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->len; i++) {
+		char c = w->s[i];
+
+		if (!(c == '_' || c == '-' || (c >= '0' && c <= '9') ||
+		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			break;
+	}
+	if (!w->len || w->len > 55 || i < w->len) {
+		format_line_err(fl, "bad module name \"%s\"", w->s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int format_mode(struct format_line *fl, const struct format_word *w,
 		       mode_t *mode)
 {
@@ -420,11 +468,49 @@ struct stmt *script_add(struct script *script, enum stmt_kind kind,
 	return st;
 }
 
+/*
+ * "version N" first and "end" last; returns 1 for any other statement,
+ * which must come between them.
+ */
+static int format_marker(struct format_line *fl)
+{
+	struct format_word *w = fl->words;
+	bool seen = fl->seen_stmt;
+
+	fl->seen_stmt = true;
+	if (fl->end_line) {
+		format_line_err(fl, "%s", "a statement after \"end\"");
+		return -EINVAL;
+	}
+	if (!strcmp(w[0].s, "end")) {
+		if (fl->nr_words != 1) {
+			format_line_err(fl, "%s", "\"end\" takes no word");
+			return -EINVAL;
+		}
+		fl->end_line = fl->line;
+		return 0;
+	}
+	if (strcmp(w[0].s, "version"))
+		return 1;
+	if (seen) {
+		format_line_err(fl, "%s",
+				"\"version\" must be the first statement");
+		return -EINVAL;
+	}
+	if (fl->nr_words != 2 || strcmp(w[1].s, "1")) {
+		format_line_err(fl, "unsupported format \"%s\": this configfs reads version 1",
+				fl->nr_words == 2 ? w[1].s : "version");
+		return -EINVAL;
+	}
+	fl->script->version = FORMAT_VERSION;
+	return 0;
+}
+
 static int format_statement(struct format_line *fl)
 {
 	static const int nr_args[] = {
 		[STMT_MKDIR] = 1, [STMT_SET] = 2, [STMT_LINK] = 2,
-		[STMT_CHMOD] = 2, [STMT_CHOWN] = 2,
+		[STMT_CHMOD] = 2, [STMT_CHOWN] = 2, [STMT_MODULE] = 1,
 	};
 	struct format_word *w = fl->words;
 	struct stmt st = { .line = fl->line };
@@ -438,20 +524,29 @@ static int format_statement(struct format_line *fl)
 		return -EINVAL;
 	}
 	st.kind = format_kws[i].kind;
-	if (fl->nr_words - 1 != nr_args[st.kind]) {
+	st.any = !strcmp(w[0].s, "udc");
+	if (fl->nr_words - 1 != (st.any ? 1 : nr_args[st.kind])) {
 		format_line_err(fl, nr_args[st.kind] == 1 ?
 				"\"%s\" takes a path" :
 				"\"%s\" takes a path and one more word",
 				w[0].s);
 		return -EINVAL;
 	}
-	if (format_check_path(fl, "path", &w[1]))
+	if (st.kind == STMT_MODULE) {
+		if (format_check_module(fl, &w[1]))
+			return -EINVAL;
+	} else if (format_check_path(fl, "path", &w[1])) {
 		return -EINVAL;
+	}
 	st.path = w[1].s;
 	switch (st.kind) {
 	case STMT_MKDIR:
+	case STMT_COMMIT:
+	case STMT_MODULE:
 		break;
 	case STMT_SET:
+		if (st.any)
+			break;
 		st.arg = w[2].s;
 		st.len = w[2].len;
 		break;
@@ -472,6 +567,22 @@ static int format_statement(struct format_line *fl)
 	}
 	*script_add(fl->script, st.kind, st.path) = st;
 	return 0;
+}
+
+/* One line with a statement; returns 0 or -EINVAL, reported. */
+static int format_line(struct format_line *fl, const char *p,
+		       const char *end)
+{
+	int ret = format_split(fl, p, end);
+
+	if (ret) {
+		fl->seen_stmt = true;
+		return ret;
+	}
+	ret = format_marker(fl);
+	if (ret == 1)
+		ret = format_statement(fl);
+	return ret;
 }
 
 /*
@@ -509,12 +620,17 @@ int format_parse(struct script *script, const char *name, const char *text,
 		} else {
 			for (q = p; q < stop && (*q == ' ' || *q == '\t'); q++)
 				;
-			if (q < stop && *q != '#' &&
-			    (format_split(&fl, q, stop) ||
-			     format_statement(&fl)))
+			if (q < stop && *q != '#' && format_line(&fl, q, stop))
 				nr_bad++;
 		}
 		p = eol ? eol + 1 : end;
+	}
+	if (script->version && !fl.end_line) {
+		format_line_err(&fl, "%s",
+				"the file stops here, with no \"end\" line: cut short?");
+		nr_bad++;
+	} else if (!script->version && fl.seen_stmt && !nr_bad) {
+		cfs_err(name, "warning: no \"version\" line; read as an old save, which cannot show that it is whole");
 	}
 	return nr_bad;
 }

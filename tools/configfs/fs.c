@@ -348,17 +348,51 @@ static int sys_rmdir(void *priv, const char *path)
 }
 
 /*
+ * @target (from the root) as seen from the directory of @path: "../"
+ * up to their common ancestor, then down. configfs shows its links so.
+ */
+static int sys_relative(const char *path, const char *target, char *buf)
+{
+	size_t common = 0;
+	size_t len = 0;
+	size_t i;
+
+	for (i = 0; path[i] && path[i] == target[i]; i++)
+		if (path[i] == '/')
+			common = i + 1;
+	for (i = common; path[i]; i++) {
+		if (path[i] != '/')
+			continue;
+		if (len + 3 >= PATH_MAX)
+			return -ENAMETOOLONG;
+		memcpy(buf + len, "../", 3);
+		len += 3;
+	}
+	if (len + strlen(target + common) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	strcpy(buf + len, target + common);
+	return 0;
+}
+
+/*
  * configfs resolves a link's target like any path given to a system call,
  * from the caller's working directory, so the target is given absolute.
+ * On a stand-in root the link is made relative, as configfs shows it, so
+ * that it still leads to its target when an item holding both moves (a
+ * committed item, from pending/ to live/).
  */
 static int sys_symlink(void *priv, const char *target, const char *path)
 {
+	struct sys_fs *sys = priv;
 	char full_target[PATH_MAX];
 	const char *leaf;
 	int dirfd;
 	int ret;
 
-	ret = sys_full(priv, target, full_target);
+	if (sys->simulate)
+		ret = sys_relative(path, target, full_target);
+	else
+		ret = sys_full(sys, target, full_target);
 	if (ret)
 		return ret;
 	dirfd = sys_open_parent(priv, path, &leaf);
@@ -372,6 +406,32 @@ static int sys_symlink(void *priv, const char *target, const char *path)
 static int sys_unlink(void *priv, const char *path)
 {
 	return sys_remove_at(priv, path, 0);
+}
+
+/*
+ * Commits and un-commits a committable item: rename(2) between its
+ * group's pending/ and live/, both walked to without following links.
+ */
+static int sys_rename(void *priv, const char *from, const char *to)
+{
+	const char *from_leaf;
+	const char *to_leaf;
+	int from_dir;
+	int to_dir;
+	int ret;
+
+	from_dir = sys_open_parent(priv, from, &from_leaf);
+	if (from_dir < 0)
+		return from_dir;
+	to_dir = sys_open_parent(priv, to, &to_leaf);
+	if (to_dir < 0) {
+		close(from_dir);
+		return to_dir;
+	}
+	ret = renameat(from_dir, from_leaf, to_dir, to_leaf) ? -errno : 0;
+	close(to_dir);
+	close(from_dir);
+	return ret;
 }
 
 static int sys_readlink(void *priv, const char *path, struct arena *arena,
@@ -484,6 +544,7 @@ static const struct fs_ops sys_fs_ops = {
 	.rmdir = sys_rmdir,
 	.symlink = sys_symlink,
 	.unlink = sys_unlink,
+	.rename = sys_rename,
 	.readlink = sys_readlink,
 	.chmod = sys_chmod,
 	.chown = sys_chown,
@@ -710,6 +771,31 @@ int fs_symlink(struct fs *fs, const char *target, const char *path)
 int fs_unlink(struct fs *fs, const char *path)
 {
 	return fs_counted(fs, fs->ops->unlink(fs->priv, path));
+}
+
+/*
+ * A commit or un-commit: the rename of an item between its group's
+ * pending/ and live/. A refusal leaves the item where it was, @from, with
+ * the client's record on it ("commit: -EAGAIN" and its reason).
+ */
+int fs_rename(struct fs *fs, const char *from, const char *to)
+{
+	const char *op = strstr(to, "/live/") || !strncmp(to, "live/", 5) ?
+			 "commit" : "uncommit";
+	int ret = -EOPNOTSUPP;
+	char *text;
+	size_t len;
+
+	fs_clear_record(fs);
+	if (fs->ops->rename)
+		ret = fs_counted(fs, fs->ops->rename(fs->priv, from, to));
+	if (!ret || fs_error_record(fs, from, &text, &len))
+		return ret;
+	if (record_concerns_item(text, len, op, -ret))
+		fs->record = text;
+	else
+		free(text);
+	return ret;
 }
 
 int fs_readlink(struct fs *fs, const char *path, struct arena *arena,

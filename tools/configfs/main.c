@@ -20,7 +20,7 @@ static const struct cfs_cmd cfs_cmds[] = {
 	{ "tree", cmd_tree, "show a tree with its values" },
 	{ "save", cmd_save, "write a tree as a file restore applies" },
 	{ "restore", cmd_restore, "recreate a tree from a saved file" },
-	{ "diff", cmd_diff, "show what restore would change" },
+	{ "diff", cmd_diff, "show how the tree and a saved file differ" },
 	{ "rm", cmd_rm, "remove links and directories in configfs order" },
 	{ "why", cmd_why, "show why the last write, mkdir or link failed" },
 	{ "watch", cmd_watch, "print changes as they happen" },
@@ -30,8 +30,8 @@ static void cfs_usage(FILE *out)
 {
 	size_t i;
 
-	fputs("usage: configfs [-R DIR] COMMAND [ARGS]\n"
-	      "  -R, --root DIR  the configfs mount (default: $CONFIGFS_ROOT,\n"
+	cfs_usage_line(out, "[-R DIR] COMMAND [ARGS]");
+	fputs("  -R, --root DIR  the configfs mount (default: $CONFIGFS_ROOT,\n"
 	      "                  else " CFS_DEFAULT_ROOT ")\n"
 	      "  -h, --help      this text; COMMAND --help for a command's\n"
 	      "  -V, --version   the version\n"
@@ -39,6 +39,16 @@ static void cfs_usage(FILE *out)
 	for (i = 0; i < ARRAY_SIZE(cfs_cmds); i++)
 		fprintf(out, "  %-8s %s\n", cfs_cmds[i].name, cfs_cmds[i].help);
 	fputs("See configfs(8).\n", out);
+}
+
+static const struct cfs_cmd *cfs_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cfs_cmds); i++)
+		if (!strcmp(name, cfs_cmds[i].name))
+			return &cfs_cmds[i];
+	return NULL;
 }
 
 static int cfs_finish(int ret)
@@ -58,9 +68,12 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t i;
+	const struct cfs_cmd *cmd;
 	int c;
 
+	/* Messages name the program as it was called. */
+	if (argc > 0 && argv[0][0])
+		cfs_opts.prog = path_base(argv[0]);
 	while ((c = getopt_long(argc, argv, "+R:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
@@ -70,7 +83,7 @@ int main(int argc, char **argv)
 			cfs_usage(stdout);
 			return cfs_finish(CFS_EXIT_OK);
 		case 'V':
-			puts("configfs " CFS_VERSION);
+			printf("%s " CFS_VERSION "\n", cfs_opts.prog);
 			return cfs_finish(CFS_EXIT_OK);
 		default:
 			cfs_usage(stderr);
@@ -81,19 +94,33 @@ int main(int argc, char **argv)
 		cfs_usage(stderr);
 		return CFS_EXIT_USAGE;
 	}
-	for (i = 0; i < ARRAY_SIZE(cfs_cmds); i++) {
-		if (!strcmp(argv[optind], cfs_cmds[i].name)) {
-			int sub_argc = argc - optind;
-			char **sub_argv = argv + optind;
+	cmd = cfs_find(argv[optind]);
+	if (cmd) {
+		int sub_argc = argc - optind;
+		char **sub_argv = argv + optind;
 
-			optind = 1;
-			return cfs_finish(cfs_cmds[i].fn(sub_argc, sub_argv));
+		optind = 1;
+		return cfs_finish(cmd->fn(sub_argc, sub_argv));
+	}
+	if (!strcmp(argv[optind], "help") && optind + 1 < argc) {
+		char **sub_argv = argv + optind;
+
+		/* "help CMD" is "CMD --help". */
+		cmd = cfs_find(sub_argv[1]);
+		if (!cmd) {
+			cfs_err(sub_argv[1], "unknown command; see %s --help",
+				cfs_opts.prog);
+			return CFS_EXIT_USAGE;
 		}
+		sub_argv[0] = sub_argv[1];
+		sub_argv[1] = "--help";
+		optind = 1;
+		return cfs_finish(cmd->fn(2, sub_argv));
 	}
 	if (!strcmp(argv[optind], "help")) {
 		cfs_usage(stdout);
 		return cfs_finish(CFS_EXIT_OK);
 	}
-	cfs_err(argv[optind], "unknown command; see configfs --help");
+	cfs_err(argv[optind], "unknown command; see %s --help", cfs_opts.prog);
 	return CFS_EXIT_USAGE;
 }

@@ -14,8 +14,17 @@
  *     that needs its directory's switches set before (tcm_loop's nexus),
  *     or refuses them after (nvmet port attributes); a switch that needs
  *     the link (a gadget's UDC) fails before it and is retried;
- *  4. chmod and chown last, parents first.
+ *  4. every commit of a live item (below);
+ *  5. chmod and chown last, parents first.
  * apply.c retries and reorders from there.
+ *
+ * Committable items: a group of the script with directories pending/ and
+ * live/ and no attribute in either is committable (save writes both, as
+ * it writes every default group). An item saved under live/ is made and
+ * configured in pending/ under its own name (its mkdir, attributes, links
+ * and those of its children), then committed by a rename into live/, once
+ * all of that is done; links into it from elsewhere wait for the commit,
+ * and so do its chmod and chown, which apply to the live item.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +58,9 @@ struct pnode {
 	struct op *chown;
 	struct pnode *target;
 	int visit;		/* of plan_visit_links() */
+	struct op *commit;		/* a live item's */
+	struct pnode *item;		/* the live item this is in, or NULL */
+	bool committable;
 };
 
 enum {
@@ -61,6 +73,7 @@ struct plan_ctx {
 	struct plan *plan;
 	const char *file;
 	int nr_bad;
+	size_t nr_commits;
 };
 
 /* FNV-1a, folded to the width of size_t. */
@@ -113,9 +126,9 @@ static struct pnode *plan_lookup(struct plan *plan, const char *path)
 static void plan_bad(struct plan_ctx *ctx, unsigned int line,
 		     const char *path, const char *why, unsigned int other)
 {
-	char object[64];
+	char *object = arena_printf(&ctx->plan->arena, "%s:%u", ctx->file,
+				    line);
 
-	snprintf(object, sizeof(object), "%s:%u", ctx->file, line);
 	if (other)
 		cfs_err(object, "%s: %s (line %u)", path, why, other);
 	else
@@ -219,6 +232,8 @@ static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
 	struct pnode *target = NULL;
 	struct pnode *n;
 
+	if (st->kind == STMT_MODULE)
+		return;
 	n = plan_get(ctx, st->path, st->line);
 	if (!n)
 		return;
@@ -247,6 +262,10 @@ static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
 	case STMT_CHOWN:
 		slot = &n->chown;
 		break;
+	case STMT_COMMIT:
+		return;		/* the planner's own, never in a script */
+	case STMT_MODULE:
+		return;		/* loaded before the plan runs: module.c */
 	}
 	if (*slot) {
 		plan_bad(ctx, st->line, st->path, "given twice; first at",
@@ -280,6 +299,104 @@ static void plan_sort(struct plan *plan, struct pnode *n)
 		plan_sort(plan, n->kids[i]);
 }
 
+static struct pnode *plan_find_kid(const struct pnode *n, const char *name)
+{
+	const struct pnode key = { .name = name };
+	const struct pnode *k = &key;
+	struct pnode **found;
+
+	if (!n->nr_kids)
+		return NULL;
+	found = bsearch(&k, n->kids, n->nr_kids, sizeof(*n->kids),
+			plan_cmp_pnode);
+	return found ? *found : NULL;
+}
+
+static bool plan_is_bare_dir(const struct pnode *n)
+{
+	size_t i;
+
+	if (!n || n->kind != PN_DIR)
+		return false;
+	for (i = 0; i < n->nr_kids; i++)
+		if (n->kids[i]->kind == PN_ATTR)
+			return false;
+	return true;
+}
+
+/* @path of a node inside the live item @item, moved to its pending/. */
+static const char *plan_pending_path(struct plan *plan,
+				     const struct pnode *item,
+				     const char *path)
+{
+	const struct pnode *group = item->parent->parent;
+
+	return arena_printf(&plan->arena, "%s%spending/%s%s", group->path,
+			    group->path[0] ? "/" : "", item->name,
+			    path + strlen(item->path));
+}
+
+/* A live item: the commit that renames it from pending/ into live/. */
+static void plan_add_commit(struct plan_ctx *ctx, struct pnode *n)
+{
+	struct plan *plan = ctx->plan;
+	const struct pnode *pending = plan_find_kid(n->parent->parent,
+						    "pending");
+	const struct pnode *twin = plan_find_kid(pending, n->name);
+	struct stmt *st = arena_alloc(&plan->arena, sizeof(*st));
+
+	memset(st, 0, sizeof(*st));
+	st->kind = STMT_COMMIT;
+	st->path = n->path;
+	st->arg = plan_pending_path(plan, n, n->path);
+	st->len = strlen(st->arg);
+	st->line = n->mkdir ? n->mkdir->st->line : n->kind_line;
+	if (twin && twin->kind != PN_ANY)
+		plan_bad(ctx, st->line, n->path,
+			 "live, but also pending (names are unique in a committable group) at",
+			 twin->mkdir ? twin->mkdir->st->line :
+			 twin->kind_line);
+	n->commit = plan_new_op(plan, st, n);
+	ctx->nr_commits++;
+}
+
+/*
+ * Finds committable groups and their live items, and gives each statement
+ * inside a live item the paths it has while the item is pending.
+ */
+static void plan_mark_items(struct plan_ctx *ctx, struct pnode *n,
+			    struct pnode *item)
+{
+	struct plan *plan = ctx->plan;
+	const struct pnode *live = n->parent;
+	size_t i;
+
+	if (n->kind == PN_DIR && live && live->parent &&
+	    live->parent->committable && !strcmp(live->name, "live") &&
+	    !item) {
+		plan_add_commit(ctx, n);
+		item = n;
+	}
+	n->item = item;
+	n->committable = n->kind == PN_DIR &&
+			 plan_is_bare_dir(plan_find_kid(n, "pending")) &&
+			 plan_is_bare_dir(plan_find_kid(n, "live"));
+	if (item) {
+		struct op *ops[] = { n->mkdir, n->set, n->link };
+
+		for (i = 0; i < ARRAY_SIZE(ops); i++)
+			if (ops[i])
+				ops[i]->pending = plan_pending_path(plan, item,
+								    n->path);
+		if (n->link && path_is_under(n->target->path, item->path))
+			n->link->pending_arg =
+				plan_pending_path(plan, item,
+						  n->target->path);
+	}
+	for (i = 0; i < n->nr_kids; i++)
+		plan_mark_items(ctx, n->kids[i], item);
+}
+
 static void plan_emit(struct plan *plan, struct op *op)
 {
 	if (!op)
@@ -287,13 +404,19 @@ static void plan_emit(struct plan *plan, struct op *op)
 	plan->ops[plan->nr_ops++] = op;
 }
 
+/* A committable group's pending/ first: its live items are made there. */
 static void plan_emit_mkdirs(struct plan *plan, struct pnode *n)
 {
+	struct pnode *pending = n->committable ? plan_find_kid(n, "pending") :
+				NULL;
 	size_t i;
 
 	plan_emit(plan, n->mkdir);
+	if (pending)
+		plan_emit_mkdirs(plan, pending);
 	for (i = 0; i < n->nr_kids; i++)
-		plan_emit_mkdirs(plan, n->kids[i]);
+		if (n->kids[i] != pending)
+			plan_emit_mkdirs(plan, n->kids[i]);
 }
 
 /*
@@ -386,6 +509,15 @@ static void plan_visit_links(struct plan *plan, struct pnode *top)
 	free(stack);
 }
 
+static void plan_emit_commits(struct plan *plan, struct pnode *n)
+{
+	size_t i;
+
+	plan_emit(plan, n->commit);
+	for (i = 0; i < n->nr_kids; i++)
+		plan_emit_commits(plan, n->kids[i]);
+}
+
 static void plan_emit_modes(struct plan *plan, struct pnode *n)
 {
 	size_t i;
@@ -419,32 +551,38 @@ int plan_build(struct plan *plan, const struct script *script,
 	plan->root->kind = PN_DIR;
 	for (i = 0; i < script->nr_stmts; i++)
 		plan_add(&ctx, &script->stmts[i]);
-	plan->ops = arena_alloc(&plan->arena, (script->nr_stmts + 1) *
+	plan_sort(plan, plan->root);
+	plan_mark_items(&ctx, plan->root, NULL);
+	plan->ops = arena_alloc(&plan->arena, (script->nr_stmts +
+					       ctx.nr_commits + 1) *
 				sizeof(*plan->ops));
 	if (ctx.nr_bad)
 		return ctx.nr_bad;
-	plan_sort(plan, plan->root);
 	plan_emit_mkdirs(plan, plan->root);
 	plan_visit_sets(plan, plan->root);
 	plan_visit_links(plan, plan->root);
+	plan_emit_commits(plan, plan->root);
 	plan_emit_modes(plan, plan->root);
 	return 0;
 }
 
 /*
- * Reads @file and plans it, for restore and diff. Returns an exit code;
- * @script and @plan are to be freed whatever it is.
+ * Reads @file and plans it, for restore and diff. The good statements of
+ * a file with bad lines are planned too, so that its conflicts are
+ * reported in the same run. Returns an exit code; @script and @plan are
+ * to be freed whatever it is.
  */
 int plan_load(struct plan *plan, struct script *script, const char *file)
 {
+	const char *name = strcmp(file, "-") ? file : "<stdin>";
 	int ret;
 
 	memset(script, 0, sizeof(*script));
 	memset(plan, 0, sizeof(*plan));
 	ret = format_load(script, file);
-	if (ret)
-		return ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_USAGE;
-	if (plan_build(plan, script, file))
+	if (ret < 0)
+		return CFS_EXIT_SYSTEM;
+	if (plan_build(plan, script, name) || ret)
 		return CFS_EXIT_USAGE;
 	return CFS_EXIT_OK;
 }
@@ -454,6 +592,81 @@ void plan_free(struct plan *plan)
 	free(plan->hash);
 	plan->hash = NULL;
 	arena_free(&plan->arena);
+}
+
+/*
+ * What the script says @path is; for a link, its target in @target (when
+ * not NULL).
+ */
+enum plan_has plan_has(struct plan *plan, const char *path,
+		       const char **target)
+{
+	const struct pnode *n = path[0] ? plan_lookup(plan, path) : plan->root;
+
+	if (!n)
+		return PLAN_HAS_NONE;
+	switch (n->kind) {
+	case PN_ATTR:
+		return PLAN_HAS_ATTR;
+	case PN_LINK:
+		if (target)
+			*target = n->target->path;
+		return PLAN_HAS_LINK;
+	case PN_ANY:
+	case PN_DIR:
+		break;
+	}
+	return PLAN_HAS_DIR;
+}
+
+/*
+ * For a partial restore: keeps in the plan only what lies under one of
+ * @paths, and the mkdir of each directory above them, so that a PATH is
+ * made if it is missing. Returns the number of @paths the script does
+ * not name, each reported.
+ */
+int plan_restrict(struct plan *plan, char **paths, int nr_paths)
+{
+	size_t kept = 0;
+	int nr_bad = 0;
+	size_t i;
+	int k;
+
+	for (k = 0; k < nr_paths; k++) {
+		if (!paths[k][0] || plan_has(plan, paths[k], NULL))
+			continue;
+		cfs_err(paths[k], "not in the file");
+		nr_bad++;
+	}
+	for (i = 0; i < plan->nr_ops; i++) {
+		struct op *op = plan->ops[i];
+
+		for (k = 0; k < nr_paths; k++) {
+			if (path_is_under(op->st->path, paths[k]))
+				break;
+			if (op->st->kind == STMT_MKDIR &&
+			    path_is_under(paths[k], op->st->path))
+				break;
+		}
+		op->excluded = k == nr_paths;
+		if (!op->excluded)
+			plan->ops[kept++] = op;
+	}
+	plan->nr_ops = kept;
+	return nr_bad;
+}
+
+/* Is @op a mkdir with no mkdir above it: a top of what the file makes? */
+bool plan_is_top(const struct op *op)
+{
+	const struct pnode *n;
+
+	if (op->st->kind != STMT_MKDIR)
+		return false;
+	for (n = op->node->parent; n; n = n->parent)
+		if (n->mkdir)
+			return false;
+	return true;
 }
 
 static const struct pnode *plan_op_dir(const struct op *op)
@@ -473,12 +686,44 @@ const char *plan_target_path(const struct op *op)
 	return op->node->target ? op->node->target->path : NULL;
 }
 
-/* Is the directory @n, or its nearest ancestor the script creates, there? */
+/*
+ * Is the directory @n, or its nearest ancestor the script creates, there?
+ * One a partial restore leaves out is taken to be: if it is not, what
+ * needs it fails and says so.
+ */
 static bool plan_present(const struct pnode *n)
 {
 	for (; n; n = n->parent)
 		if (n->mkdir)
-			return n->mkdir->state == OP_DONE;
+			return n->mkdir->state == OP_DONE ||
+			       n->mkdir->excluded;
+	return true;
+}
+
+/* A commit a partial restore leaves out is taken to be done, as a mkdir. */
+static bool plan_committed(const struct pnode *item)
+{
+	return !item || item->commit->state == OP_DONE ||
+	       item->commit->excluded;
+}
+
+static bool plan_settled(const struct op *op)
+{
+	return !op || op->excluded || op->state == OP_DONE ||
+	       op->state == OP_SKIPPED;
+}
+
+/* Is everything inside the live item @n made, written and linked? */
+static bool plan_configured(const struct pnode *n)
+{
+	size_t i;
+
+	if (!plan_settled(n->mkdir) || !plan_settled(n->set) ||
+	    !plan_settled(n->link))
+		return false;
+	for (i = 0; i < n->nr_kids; i++)
+		if (!plan_configured(n->kids[i]))
+			return false;
 	return true;
 }
 
@@ -489,17 +734,50 @@ bool plan_ready(const struct op *op)
 
 	switch (op->st->kind) {
 	case STMT_MKDIR:
+		/* A live item not yet committed is made in pending/. */
+		if (n->commit && !plan_committed(n) &&
+		    !plan_present(plan_find_kid(n->parent->parent, "pending")))
+			return false;
+		return plan_present(n->parent);
 	case STMT_SET:
 		return plan_present(n->parent);
 	case STMT_LINK:
+		/* Into a live item from outside it: once it is committed. */
+		if (!op->pending_arg && !plan_committed(n->target->item))
+			return false;
 		return plan_present(n->parent) && plan_present(n->target);
 	case STMT_CHMOD:
 	case STMT_CHOWN:
 		if (n->link && n->link->state != OP_DONE)
 			return false;
+		if (!plan_committed(n->item))
+			return false;
 		return plan_present(n->kind == PN_DIR ? n : n->parent);
+	case STMT_COMMIT:
+		return plan_present(n->parent) && plan_configured(n);
+	case STMT_MODULE:
+		break;		/* never in a plan */
 	}
 	return false;
+}
+
+/*
+ * Where @op applies now: inside a live item that is not committed yet,
+ * in its group's pending/.
+ */
+const char *plan_op_path(const struct op *op)
+{
+	if (op->pending && !plan_committed(op->node->item))
+		return op->pending;
+	return op->st->path;
+}
+
+/* A link's target, as plan_op_path() for its path. */
+const char *plan_op_arg(const struct op *op)
+{
+	if (op->pending_arg && !plan_committed(op->node->item))
+		return op->pending_arg;
+	return op->st->arg;
 }
 
 /* Is @op under a directory that this run created? */

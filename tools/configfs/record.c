@@ -133,6 +133,31 @@ bool record_concerns(const char *text, size_t len, const char *op,
 }
 
 /*
+ * Does the record @text (@len bytes), on an item, report a failed @op
+ * ("commit" or "uncommit") of that item with @err (positive)? Its first
+ * line is "TIME uid=UID pid=PID OP: -ERRNAME". A record whose error could
+ * not be read matches any @err.
+ */
+bool record_concerns_item(const char *text, size_t len, const char *op,
+			  int err)
+{
+	const char *end = memchr(text, '\n', len);
+	char needle[32];
+	const char *at;
+	int rec_err;
+
+	if (!end)
+		end = text + len;
+	snprintf(needle, sizeof(needle), " %s: -", op);
+	at = memmem(text, end - text, needle, strlen(needle));
+	if (!at)
+		return false;
+	at += strlen(needle);
+	rec_err = record_errno(at, end - at);
+	return !rec_err || rec_err == err;
+}
+
+/*
  * Prints each line of the record @text (@len bytes) after @indent. A
  * record comes from a kernel client: control bytes and bytes that are
  * not UTF-8 are shown as \t or \xNN, never sent to the terminal.

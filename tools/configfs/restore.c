@@ -2,19 +2,75 @@
 /*
  * configfs restore: applies a saved file to the tree. The file is read and
  * checked whole first; a bad line stops everything before any change.
+ * With --prune, what the file does not have is removed first.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "configfs.h"
 
 static void restore_usage(FILE *out)
 {
-	fputs("usage: configfs restore [-n] [-v] FILE\n"
-	      "Recreate what FILE describes; FILE \"-\" is standard input.\n"
+	cfs_usage_line(out,
+		       "restore [-n] [-v] [--prune] [--if-exists] FILE [PATH...]");
+	fputs("Recreate what FILE describes, or only the subtrees PATH...\n"
+	      "(with the directories above them); FILE \"-\" is standard\n"
+	      "input.\n"
 	      "  -n, --dry-run  show what would change, in the order restore\n"
 	      "                 would first try it, and change nothing\n"
-	      "  -v, --verbose  print each change as it is made\n",
+	      "  -v, --verbose  print each change as it is made\n"
+	      "  --prune        first remove the directories and links that\n"
+	      "                 the tree has under FILE's directories (or\n"
+	      "                 the PATHs) and FILE does not (configfs diff)\n"
+	      "  --if-exists    no FILE is no error: nothing to restore (at\n"
+	      "                 boot, before anything was saved)\n",
 	      out);
+}
+
+/*
+ * Removes what the tree has and the file does not, before anything is
+ * applied: a name the file gives an item may be taken by another now.
+ * Returns the number of problems, reported.
+ */
+static int restore_prune(struct plan *plan, struct fs *fs,
+			 const char *under, bool verbose)
+{
+	struct extras x;
+	int ret;
+
+	ret = extras_find(&x, plan, fs, under);
+	if (ret)
+		cfs_err(NULL, "--prune: the tree could not be read whole; nothing removed");
+	else
+		ret = prune_extras(&x, fs, verbose);
+	extras_free(&x);
+	return ret ? 1 : 0;
+}
+
+/* restore -n --prune: what would be removed, as '-' lines. */
+static int restore_describe_extras(struct plan *plan, struct fs *fs,
+				   const char *under)
+{
+	struct extras x;
+	size_t i;
+	int ret;
+
+	ret = extras_find(&x, plan, fs, under);
+	for (i = 0; i < x.nr; i++) {
+		struct stmt st = {
+			.kind = x.v[i].target ? STMT_LINK : STMT_MKDIR,
+			.path = x.v[i].path,
+			.arg = x.v[i].target,
+			.len = x.v[i].target ? strlen(x.v[i].target) : 0,
+		};
+
+		format_print_stmt(stdout, "-", &st);
+	}
+	extras_free(&x);
+	return ret;
 }
 
 int cmd_restore(int argc, char **argv)
@@ -22,12 +78,22 @@ int cmd_restore(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "prune", no_argument, NULL, 'p' },
+		{ "if-exists", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script script;
 	unsigned int flags = 0;
 	bool dry_run = false;
+	bool prune = false;
+	bool if_exists = false;
+	struct arena arena = { 0 };
+	char **paths = NULL;
+	int nr_pruned = 0;
+	int nr_modules;
+	int nr_paths;
+	int i;
 	struct plan plan;
 	const char *file;
 	struct fs fs;
@@ -42,6 +108,12 @@ int cmd_restore(int argc, char **argv)
 		case 'v':
 			flags |= APPLY_VERBOSE;
 			break;
+		case 'p':
+			prune = true;
+			break;
+		case 'e':
+			if_exists = true;
+			break;
 		case 'h':
 			restore_usage(stdout);
 			return CFS_EXIT_OK;
@@ -50,11 +122,17 @@ int cmd_restore(int argc, char **argv)
 			return CFS_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
+	if (argc - optind < 1) {
 		restore_usage(stderr);
 		return CFS_EXIT_USAGE;
 	}
 	file = argv[optind];
+	if (if_exists && strcmp(file, "-") && access(file, F_OK) &&
+	    errno == ENOENT) {
+		if (flags & APPLY_VERBOSE)
+			printf("# %s: no such file, nothing to restore\n", file);
+		return CFS_EXIT_OK;
+	}
 	ret = plan_load(&plan, &script, file);
 	if (ret)
 		goto out;
@@ -62,16 +140,43 @@ int cmd_restore(int argc, char **argv)
 		ret = CFS_EXIT_SYSTEM;
 		goto out;
 	}
-	if (dry_run) {
-		apply_describe(&plan, &fs, NULL, 0, stdout);
-		ret = CFS_EXIT_OK;
-	} else {
-		ret = apply_plan(&plan, &fs, file, flags);
-		if (ret)
-			cfs_err(file, "%d of %zu statements not applied", ret,
-				plan.nr_ops);
-		ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+	nr_paths = argc - optind - 1;
+	paths = xmalloc((nr_paths + 1) * sizeof(*paths));
+	for (i = 0; i < nr_paths; i++) {
+		if (fs_user_path(&fs, argv[optind + 1 + i], &arena,
+				 &paths[i])) {
+			ret = CFS_EXIT_USAGE;
+			goto out_fs;
+		}
 	}
+	if (nr_paths && plan_restrict(&plan, paths, nr_paths)) {
+		ret = CFS_EXIT_USAGE;
+		goto out_fs;
+	}
+	if (dry_run) {
+		module_describe(&fs, &script, stdout);
+		ret = apply_describe(&plan, &fs, NULL, 0, stdout);
+		for (i = 0; prune && i < (nr_paths ? nr_paths : 1); i++)
+			ret = restore_describe_extras(&plan, &fs,
+						      nr_paths ? paths[i] :
+						      NULL) ?: ret;
+		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_OK;
+		goto out_fs;
+	}
+	/* A module that fails shows again as the directories it did not make. */
+	nr_modules = module_load(&fs, &script, flags & APPLY_VERBOSE);
+	for (i = 0; prune && i < (nr_paths ? nr_paths : 1); i++)
+		nr_pruned += restore_prune(&plan, &fs,
+					   nr_paths ? paths[i] : NULL,
+					   flags & APPLY_VERBOSE);
+	ret = apply_plan(&plan, &fs, file, flags);
+	if (ret)
+		cfs_err(file, "%d of %zu statements not applied", ret,
+			plan.nr_ops);
+	ret = ret || nr_pruned || nr_modules ? CFS_EXIT_FAIL : CFS_EXIT_OK;
+out_fs:
+	free(paths);
+	arena_free(&arena);
 	fs_close(&fs);
 out:
 	plan_free(&plan);

@@ -9,6 +9,10 @@
  * directory is left to go with its parent. Any other refusal (EBUSY from
  * a depended item, ...) stops the removal there and is reported; what was
  * removed before it left the tree in a state configfs allows.
+ *
+ * An item committed into a committable group's live/ refuses rmdir with
+ * EBUSY: it is un-committed first (renamed back into pending/, after the
+ * links into it are gone) and removed from there.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -103,35 +107,106 @@ static int rm_links(struct rm *rm, const char *top)
 	return 0;
 }
 
-static int rm_dirs(struct rm *rm, const struct node *dir, bool top)
+/*
+ * Renames the live item @node back into its group's pending/; returns
+ * 0 with the path it now has in @path, or -errno, reported.
+ */
+static int rm_uncommit(struct rm *rm, const struct node *node,
+		       const char *live_path, char **path)
 {
-	size_t i;
+	const char *group = node->parent->parent->path;
+	char *pending;
 	int ret;
 
-	for (i = dir->nr_kids; i-- > 0;) {
-		if (dir->kids[i]->kind != NODE_DIR)
-			continue;
-		ret = rm_dirs(rm, dir->kids[i], false);
+	pending = arena_printf(&rm->tree.arena, "%s%spending/%s", group,
+			       group[0] ? "/" : "", node->name);
+	ret = fs_rename(rm->fs, live_path, pending);
+	if (ret) {
+		cfs_err(live_path, "cannot un-commit (rename to %s): %s; stopped here",
+			pending, cfs_strerror(ret));
+		if (fs_record(rm->fs))
+			record_print(stderr, "  ", fs_record(rm->fs),
+				     strlen(fs_record(rm->fs)));
+		return ret;
+	}
+	rm_say(rm, "uncommit", live_path);
+	*path = pending;
+	return 0;
+}
+
+/* Removes the directory @dir, which is at @path now, with what it holds. */
+static int rm_dirs(struct rm *rm, const struct node *dir, char *path,
+		   bool top)
+{
+	bool committable = walk_is_committable(dir);
+	size_t i;
+	int pass;
+	int ret;
+
+	if (walk_is_live_item(dir)) {
+		ret = rm_uncommit(rm, dir, path, &path);
 		if (ret)
 			return ret;
 	}
-	if (!dir->path[0])
+	/*
+	 * A committable group's live items go back to pending/ first, so
+	 * pending/ must still be there (on a stand-in root, rmdir takes it).
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = dir->nr_kids; i-- > 0;) {
+			const struct node *kid = dir->kids[i];
+
+			if (kid->kind != NODE_DIR ||
+			    (committable && !strcmp(kid->name, "live")) != !pass)
+				continue;
+			ret = rm_dirs(rm, kid, path_join(&rm->tree.arena, path,
+							 kid->name), false);
+			if (ret)
+				return ret;
+		}
+	}
+	if (!path[0])
 		return 0;
-	ret = fs_rmdir(rm->fs, dir->path);
+	ret = fs_rmdir(rm->fs, path);
 	if (!ret) {
-		rm_say(rm, "rmdir", dir->path);
+		rm_say(rm, "rmdir", path);
 		return 0;
 	}
 	if (ret == -ENOENT)
 		return 0;
 	if (ret == -EPERM) {
 		if (top)
-			cfs_err(dir->path,
+			cfs_err(path,
 				"a default group or subsystem root: emptied, stays");
 		return 0;
 	}
-	cfs_err(dir->path, "cannot remove: %s; stopped here",
-		cfs_strerror(ret));
+	cfs_err(path, "cannot remove: %s; stopped here", cfs_strerror(ret));
+	return ret;
+}
+
+/*
+ * rm without -r of a live item: un-commit, rmdir, and commit again if
+ * rmdir refuses (it holds something), so that a refusal changes nothing.
+ */
+static int rm_live_item(struct rm *rm, const struct node *node)
+{
+	char *path;
+	int ret;
+
+	ret = rm_uncommit(rm, node, node->path, &path);
+	if (ret)
+		return ret;
+	ret = fs_rmdir(rm->fs, path);
+	if (!ret) {
+		rm_say(rm, "rmdir", path);
+		return 0;
+	}
+	cfs_err(node->path, "cannot remove: %s%s", cfs_strerror(ret),
+		ret == -ENOTEMPTY ? " (use rm -r)" : "");
+	if (fs_rename(rm->fs, path, node->path))
+		cfs_err(path, "left un-committed: committing it again failed");
+	else
+		rm_say(rm, "commit", node->path);
 	return ret;
 }
 
@@ -153,6 +228,8 @@ static int rm_one(struct rm *rm, const char *path, bool recursive)
 	case NODE_DIR:
 		break;
 	}
+	if (!recursive && walk_is_live_item(node))
+		return rm_live_item(rm, node);
 	if (!recursive) {
 		ret = fs_rmdir(rm->fs, path);
 		if (ret)
@@ -166,7 +243,7 @@ static int rm_one(struct rm *rm, const char *path, bool recursive)
 	if (!ret)
 		ret = rm_links(rm, path);
 	if (!ret)
-		ret = rm_dirs(rm, node, true);
+		ret = rm_dirs(rm, node, (char *)node->path, true);
 	return ret;
 }
 
@@ -198,9 +275,9 @@ int rm_paths(struct fs *fs, char **paths, int nr_paths, bool recursive,
 
 static void rm_usage(FILE *out)
 {
-	fputs("usage: configfs rm [-r] [-v] PATH...\n"
-	      "       configfs rm --all [-v]\n"
-	      "Remove links and directories. With -r, a whole subtree: links\n"
+	cfs_usage_line(out, "rm [-r] [-v] PATH...");
+	fprintf(out, "       %s rm --all [-v]\n", cfs_opts.prog);
+	fputs("Remove links and directories. With -r, a whole subtree: links\n"
 	      "into and inside it, then its directories, children first;\n"
 	      "default groups go with their parents. A relative PATH is from\n"
 	      "the current directory when that is in the tree, else from the\n"

@@ -7,7 +7,8 @@
  * tree are byte-identical. Default groups cannot be told from directories
  * made with mkdir on stock configfs, so every directory is saved; restore
  * finds the default ones there already. What cannot be saved (write-only,
- * binary, unreadable values) is named in a comment.
+ * unreadable values, and values longer than CFS_VALUE_MAX) is named in a
+ * comment.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 
 struct save {
 	FILE *out;
+	unsigned int flags;
 	const struct stmt **keep;	/* write-only values, by path */
 	size_t nr_keep;
 	bool block;		/* lines printed since the last mkdir */
@@ -80,6 +82,9 @@ static void save_attr(struct save *s, const struct node *node)
 		goto modes;
 	switch (node->state) {
 	case ATTR_TEXT:
+		/* A gadget's UDC names this machine's controller. */
+		st.any = (s->flags & SAVE_PORTABLE) && node->len &&
+			 !strcmp(node->name, "UDC");
 		format_print_stmt(s->out, "", &st);
 		break;
 	case ATTR_WRITE_ONLY:
@@ -91,7 +96,8 @@ static void save_attr(struct save *s, const struct node *node)
 					  node->path, "add: set PATH VALUE");
 		break;
 	case ATTR_BINARY:
-		snprintf(detail, sizeof(detail), "%zu bytes", node->size);
+		snprintf(detail, sizeof(detail), "%zu bytes, more than %d",
+			 node->size, CFS_VALUE_MAX);
 		format_print_note(s->out, "binary, not saved", node->path,
 				  detail);
 		break;
@@ -158,9 +164,9 @@ static void save_dir(struct save *s, const struct node *dir)
  * -errno when @path cannot be read at all.
  */
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
-	      FILE *out)
+	      unsigned int flags, FILE *out)
 {
-	struct save s = { .out = out };
+	struct save s = { .out = out, .flags = flags };
 	struct tree tree;
 	size_t i;
 	int ret;
@@ -178,6 +184,7 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 		qsort(s.keep, s.nr_keep, sizeof(*s.keep), save_cmp_stmt);
 	}
 	format_print_header(out);
+	module_save(fs, out);
 	fputc('\n', out);
 	switch (tree.top->kind) {
 	case NODE_DIR:
@@ -190,6 +197,8 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 		save_link(&s, tree.top);
 		break;
 	}
+	fputc('\n', out);
+	format_print_end(out);
 	ret = tree.nr_errors;
 	free(s.keep);
 	tree_free(&tree);
@@ -198,13 +207,15 @@ int save_tree(struct fs *fs, const char *path, const struct script *keep,
 
 static void save_usage(FILE *out)
 {
-	fputs("usage: configfs save [-o FILE] [-k OLD] [PATH]\n"
-	      "Write the tree under PATH (default: all) as statements that\n"
+	cfs_usage_line(out, "save [-o FILE] [-k OLD] [--portable] [PATH]");
+	fputs("Write the tree under PATH (default: all) as statements that\n"
 	      "configfs restore applies.\n"
 	      "  -o, --output FILE  write to FILE (replaced whole), not stdout;\n"
 	      "                     a new FILE is made 0600; \"-\": stdout\n"
 	      "  -k, --keep OLD     carry over values of write-only attributes\n"
-	      "                     from OLD, an earlier save edited by hand\n",
+	      "                     from OLD, an earlier save edited by hand\n"
+	      "  --portable         for another machine: a bound gadget's UDC\n"
+	      "                     as \"udc PATH\", any free UDC there\n",
 	      out);
 }
 
@@ -296,7 +307,8 @@ static int save_sync_dir(const char *file)
 }
 
 static int save_to_file(struct fs *fs, const char *path,
-			const struct script *keep, const char *file)
+			const struct script *keep, unsigned int flags,
+			const char *file)
 {
 	char *tmp = xmalloc(strlen(file) + 16);
 	struct stat old;
@@ -337,11 +349,11 @@ static int save_to_file(struct fs *fs, const char *path,
 		ret = CFS_EXIT_SYSTEM;
 		goto out_unlink;
 	}
-	ret = save_tree(fs, path, keep, out);
+	ret = save_tree(fs, path, keep, flags, out);
 	if (ret) {
 		fclose(out);
 		cfs_err(file, "not written: the tree could not be read whole");
-		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_FAIL;
+		ret = CFS_EXIT_FAIL;
 		goto out_unlink;
 	}
 	if (fflush(out) || fsync(fileno(out)) || fclose(out)) {
@@ -367,6 +379,7 @@ int cmd_save(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep", required_argument, NULL, 'k' },
+		{ "portable", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -377,6 +390,7 @@ int cmd_save(int argc, char **argv)
 	char *path = "";
 	struct fs fs;
 	int ret;
+	unsigned int flags = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+o:k:h", longopts, NULL)) != -1) {
@@ -386,6 +400,9 @@ int cmd_save(int argc, char **argv)
 			break;
 		case 'k':
 			keep_file = optarg;
+			break;
+		case 'p':
+			flags |= SAVE_PORTABLE;
 			break;
 		case 'h':
 			save_usage(stdout);
@@ -415,10 +432,11 @@ int cmd_save(int argc, char **argv)
 		goto out;
 	}
 	if (file && strcmp(file, "-")) {
-		ret = save_to_file(&fs, path, &keep, file);
+		ret = save_to_file(&fs, path, &keep, flags, file);
 	} else {
-		ret = save_tree(&fs, path, &keep, stdout);
-		ret = ret < 0 ? CFS_EXIT_SYSTEM : ret ? CFS_EXIT_FAIL : 0;
+		/* A PATH that is not there: 1, as for tree. */
+		ret = save_tree(&fs, path, &keep, flags, stdout);
+		ret = ret ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 	}
 out:
 	arena_free(&arena);

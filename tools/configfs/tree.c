@@ -78,8 +78,7 @@ static void tree_json(FILE *out, const struct node *node, bool *first)
 
 	fputs(*first ? "[\n{" : ",\n{", out);
 	*first = false;
-	fputs("\"path\":", out);
-	json_string(out, node->path, strlen(node->path));
+	json_member(out, "path", node->path, strlen(node->path));
 	fprintf(out, ",\"type\":\"%s\",\"mode\":\"%04o\",\"uid\":%lu,\"gid\":%lu",
 		kinds[node->kind], (unsigned int)node->mode,
 		(unsigned long)node->uid, (unsigned long)node->gid);
@@ -107,8 +106,8 @@ static void tree_json(FILE *out, const struct node *node, bool *first)
 
 static void tree_usage(FILE *out)
 {
-	fputs("usage: configfs tree [--json] [PATH]\n"
-	      "Show the tree under PATH (default: all) with attribute values.\n"
+	cfs_usage_line(out, "tree [--json] [PATH]");
+	fputs("Show the tree under PATH (default: all) with attribute values.\n"
 	      "  -j, --json  one JSON object per entry, for scripts\n",
 	      out);
 }

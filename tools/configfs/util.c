@@ -44,6 +44,12 @@ void cfs_err(const char *object, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* "usage: PROG @rest", the first line of every usage text. */
+void cfs_usage_line(FILE *out, const char *rest)
+{
+	fprintf(out, "usage: %s %s\n", cfs_opts.prog, rest);
+}
+
 const char *cfs_strerror(int err)
 {
 	if (err < 0)
@@ -256,22 +262,30 @@ void json_string(FILE *out, const char *s, size_t len)
 }
 
 /*
- * ,"KEY":"VALUE", or ,"KEY_hex":"HEX" when @s is not UTF-8 (JSON strings
- * hold text only).
+ * "KEY":"VALUE", or "KEY_hex":"HEX" when @s is not UTF-8 (JSON strings
+ * hold text only): values, and names, which configfs does not require to
+ * be UTF-8 either.
  */
-void json_field(FILE *out, const char *key, const char *s, size_t len)
+void json_member(FILE *out, const char *key, const char *s, size_t len)
 {
 	size_t i;
 
 	if (json_is_utf8(s, len)) {
-		fprintf(out, ",\"%s\":", key);
+		fprintf(out, "\"%s\":", key);
 		json_string(out, s, len);
 		return;
 	}
-	fprintf(out, ",\"%s_hex\":\"", key);
+	fprintf(out, "\"%s_hex\":\"", key);
 	for (i = 0; i < len; i++)
 		fprintf(out, "%02x", (unsigned char)s[i]);
 	fputc('"', out);
+}
+
+/* ,"KEY":"VALUE", as json_member(). */
+void json_field(FILE *out, const char *key, const char *s, size_t len)
+{
+	fputc(',', out);
+	json_member(out, key, s, len);
 }
 
 /* Reads @file ("-" is standard input) into a NUL-terminated buffer. */

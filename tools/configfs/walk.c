@@ -6,8 +6,9 @@
  * An attribute is read-only when its mode has no write bit and write-only
  * when it has no read bit: configfs checks the mode even for root, so a
  * write-only attribute is never opened for reading. A read that configfs
- * refuses with EACCES (no show()) marks it write-only too. A text value is
- * at most a page; longer values, or ones with a NUL byte, are binary.
+ * refuses with EACCES (no show()) marks it write-only too. A value is read
+ * whole up to CFS_VALUE_MAX bytes (a binary attribute's may be longer
+ * than a page); a longer one is "binary", and not kept.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ struct walk {
 	struct fs *fs;
 	struct tree *tree;
 	unsigned int flags;
-	char *buf;		/* value_max + 1 bytes */
+	char *buf;		/* CFS_VALUE_MAX + 1 bytes */
 };
 
 static int walk_cmp_name(const void *a, const void *b)
@@ -36,6 +37,21 @@ bool walk_value_is_text(const char *buf, size_t len, size_t total,
 	return total <= value_max && !memchr(buf, '\0', len);
 }
 
+/*
+ * The length of the value in @buf as saved: text (at most a page, with no
+ * NUL byte) loses its one trailing newline, as cat shows it; any other
+ * value (a binary attribute's, a HID report descriptor) is kept whole,
+ * byte for byte, since its last byte may be 0x0a.
+ */
+size_t walk_value_len(const char *buf, size_t len, size_t value_max)
+{
+	if (len > value_max || memchr(buf, '\0', len))
+		return len;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	return len;
+}
+
 static void walk_read_attr(struct walk *w, struct node *node)
 {
 	size_t len;
@@ -46,20 +62,18 @@ static void walk_read_attr(struct walk *w, struct node *node)
 		node->state = ATTR_WRITE_ONLY;
 		return;
 	}
-	ret = fs_read(w->fs, node->path, w->buf, w->fs->value_max + 1, &len,
+	ret = fs_read(w->fs, node->path, w->buf, CFS_VALUE_MAX + 1, &len,
 		      &total);
 	if (ret == -EACCES && node->writable) {
 		node->state = ATTR_WRITE_ONLY;
 	} else if (ret) {
 		node->state = ATTR_UNREADABLE;
 		node->err = -ret;
-	} else if (!walk_value_is_text(w->buf, len, total,
-				       w->fs->value_max)) {
+	} else if (total > CFS_VALUE_MAX) {
 		node->state = ATTR_BINARY;
 		node->size = total;
 	} else {
-		if (len && w->buf[len - 1] == '\n')
-			len--;
+		len = walk_value_len(w->buf, len, w->fs->value_max);
 		node->state = ATTR_TEXT;
 		node->value = arena_strndup(&w->tree->arena, w->buf, len);
 		node->len = len;
@@ -176,7 +190,7 @@ int walk_tree(struct fs *fs, const char *path, unsigned int flags,
 	ret = fs_lstat(fs, path, &st);
 	if (ret)
 		return ret;
-	w.buf = xmalloc(fs->value_max + 1);
+	w.buf = xmalloc(CFS_VALUE_MAX + 1);
 	top = walk_new_node(&w, NULL, arena_strdup(&tree->arena, path), &st);
 	tree->top = top;
 	switch (st.kind) {
@@ -247,6 +261,43 @@ struct node *tree_find(struct tree *tree, const char *path)
 		p = end;
 	}
 	return node;
+}
+
+/* A directory with no attributes in it, made by configfs or by mkdir. */
+static bool walk_is_bare_dir(const struct node *node)
+{
+	size_t i;
+
+	if (!node || node->kind != NODE_DIR)
+		return false;
+	for (i = 0; i < node->nr_kids; i++)
+		if (node->kids[i]->kind == NODE_ATTR)
+			return false;
+	return true;
+}
+
+/*
+ * A committable group shows two directories configfs made, pending/ and
+ * live/, with no attributes in them. Nothing else tells it apart (rmdir
+ * of either would fail, but trying it destroys an empty directory a user
+ * made), so the shape decides.
+ */
+bool walk_is_committable(const struct node *dir)
+{
+	if (!dir || dir->kind != NODE_DIR)
+		return false;
+	return walk_is_bare_dir(tree_find_kid((struct node *)dir, "pending",
+					      7)) &&
+	       walk_is_bare_dir(tree_find_kid((struct node *)dir, "live", 4));
+}
+
+/* An item committed into its group's live/. */
+bool walk_is_live_item(const struct node *node)
+{
+	const struct node *live = node->parent;
+
+	return node->kind == NODE_DIR && live && !strcmp(live->name, "live") &&
+	       walk_is_committable(live->parent);
 }
 
 void tree_free(struct tree *tree)

@@ -679,8 +679,8 @@ static int watch_loop(struct watch *w, int ifd, int sfd)
 
 static void watch_usage(FILE *out)
 {
-	fputs("usage: configfs watch [--json] [-q] [PATH]\n"
-	      "Print changes under PATH (default: all) as they happen:\n"
+	cfs_usage_line(out, "watch [--json] [-q] [PATH]");
+	fputs("Print changes under PATH (default: all) as they happen:\n"
 	      "directories and links created and removed, values changed\n"
 	      "(old and new), writes to write-only attributes. Ctrl-C ends.\n"
 	      "  -j, --json   one JSON object per line\n"

@@ -71,8 +71,8 @@ int why_path(struct fs *fs, const char *path, const char *arg, FILE *out)
 
 static void why_usage(FILE *out)
 {
-	fputs("usage: configfs why PATH\n"
-	      "Print the last error the client recorded on an item or a\n"
+	cfs_usage_line(out, "why PATH");
+	fputs("Print the last error the client recorded on an item or a\n"
 	      "file: its refusal of a write, a mkdir or a link, with its\n"
 	      "reason. For a name a refused mkdir or link did not make, the\n"
 	      "record of its directory.\n",

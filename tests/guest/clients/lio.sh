@@ -9,7 +9,8 @@
 #   |   `-- fileio_0/
 #   |       `-- cng_disk/
 #   |           |-- control   fd_dev_name=$LIO_IMG,fd_dev_size=...  (0200)
-#   |           `-- enable    1
+#   |           |-- enable    1
+#   |           `-- attrib/   each NAME=VALUE of $LIO_ATTRIBS, if set
 #   `-- loopback/                            (mkdir loads tcm_loop)
 #       `-- $LIO_WWN/                      (a SCSI host appears)
 #           `-- tpgt_1/
@@ -49,6 +50,11 @@ lio_build_tree() {
 		"fd_dev_name=$LIO_IMG,fd_dev_size=$((LIO_SIZE_MB << 20))" ||
 		return
 	x put $LIO_DEV/enable 1 || return
+	# Device attributes after enable, as targetcli sets them, and before
+	# the LUN exports the device (LIO refuses them from then on).
+	for a in ${LIO_ATTRIBS:-}; do
+		x put $LIO_DEV/attrib/${a%%=*} ${a#*=} || return
+	done
 	# Fabric directories are made on demand (mkdir loads the fabric).
 	x mkdir $T/loopback || return
 	x mkdir $T/loopback/$LIO_WWN || return
