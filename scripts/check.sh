@@ -178,6 +178,8 @@ demo_runs() {
 		"configured through configfs" \
 		"reason: disk1 is open or mounted: unmount or close it first" \
 		"Permission denied" \
+		"mkdir fakenbd/live/disk1" \
+		"fakenbd/live/disk1/disk:disk1" \
 		"reboot: Power down"; do
 		grep -qF -- "$want" "$log" ||
 			{ echo "demo: no line with: $want"; tail -20 "$log"; return 1; }

@@ -300,7 +300,28 @@ server_killed_under_io_fails_with_eio() {
 	fnbd_stop $d
 }
 
-ktap_plan 22
+# configfs save of a live disk and a pending one, rm -r (which un-commits
+# first), restore: the live disk comes back connected, with its data; the
+# pending one stays pending.
+save_rm_restore_brings_disk_back() {
+	fnbd_start sr target=127.0.0.1 device=disk &&
+	fnbd_make sp target=127.0.0.1:10999 device=disk &&
+	run dd if=/dev/urandom of=$D/sr.data bs=64K count=4 2>/dev/null &&
+	run dd if=$D/sr.data of=/dev/sr bs=64K oflag=direct 2>/dev/null &&
+	run configfs save -o $D/sr.cfs fakenbd &&
+	grep -qx "mkdir fakenbd/live/sr" $D/sr.cfs &&
+	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp &&
+	! [ -e $FNBD/live/sr ] && ! [ -e /dev/sr ] &&
+	run configfs restore $D/sr.cfs &&
+	test "$(cat $FNBD/live/sr/connected)" = 1 &&
+	test -d $FNBD/pending/sp &&
+	run dd if=/dev/sr of=$D/sr.back bs=64K count=4 iflag=direct \
+		2>/dev/null &&
+	cmp $D/sr.data $D/sr.back &&
+	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
+}
+
+ktap_plan 23
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -320,6 +341,7 @@ check two_disks_at_once_ipv4_and_ipv6 two_disks_at_once_ipv4_and_ipv6
 check bad_disk_name_refused bad_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
+check save_rm_restore_brings_disk_back save_rm_restore_brings_disk_back
 check server_killed_under_io_fails_with_eio \
 	server_killed_under_io_fails_with_eio
 check nothing_left_in_configfs \

@@ -63,3 +63,8 @@ t configfs save -o /tmp/fakenbd.cfs fakenbd
 t cat /tmp/fakenbd.cfs
 t configfs rm -r fakenbd/live/disk1 fakenbd/pending/disk2
 t ls fakenbd/pending fakenbd/live
+
+say "And back: restore makes, configures and commits, in that order"
+t configfs restore /tmp/fakenbd.cfs
+t "ls fakenbd/live fakenbd/pending; grep . fakenbd/live/disk1/connected fakenbd/live/disk1/disk"
+t configfs rm -r fakenbd/live/disk1 fakenbd/pending/disk2
