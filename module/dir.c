@@ -494,7 +494,7 @@ out_put_active:
 }
 
 /* mkdir, watched: a failure is recorded on the group (report.c). */
-static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+static int cng_dir_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 			 struct dentry *dentry, umode_t mode)
 {
 	struct cng_node *parent = CNG_I(dir)->node;
@@ -535,14 +535,14 @@ static int cng_dir_rmdir(struct inode *dir, struct dentry *dentry)
 	return ret;
 }
 
-static int cng_dir_getattr(struct user_namespace *mnt_userns,
+static int cng_dir_getattr(struct mnt_idmap *idmap,
 			   const struct path *path, struct kstat *stat,
 			   u32 request_mask, unsigned int query_flags)
 {
 	struct cng_node *node = CNG_I(d_inode(path->dentry))->node;
 
 	/* A removed directory has no link left: cng_inode_getattr(). */
-	cng_inode_getattr(mnt_userns, path, stat, request_mask, query_flags);
+	cng_inode_getattr(idmap, path, stat, request_mask, query_flags);
 	if (!cng_node_gone(node))
 		stat->nlink = 2 + READ_ONCE(node->nr_subdirs);
 	return 0;

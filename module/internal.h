@@ -41,6 +41,7 @@
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 
+#include "compat.h"
 #include "unshare.h"
 
 struct cng_capture;
@@ -399,13 +400,11 @@ void cng_inode_bind_new(struct inode *inode, struct cng_node *node);
 void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 		      bool notify);
 void cng_inode_created(struct cng_node *node);
-int cng_inode_setattr(struct user_namespace *mnt_userns,
+int cng_inode_setattr(struct mnt_idmap *idmap,
 		      struct dentry *dentry, struct iattr *iattr);
-int cng_inode_getattr(struct user_namespace *mnt_userns,
+int cng_inode_getattr(struct mnt_idmap *idmap,
 		      const struct path *path, struct kstat *stat,
 		      u32 request_mask, unsigned int query_flags);
-int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
-			  int flags);
 void cng_inode_evict(struct inode *inode);
 struct inode *cng_inode_alloc(struct super_block *sb);
 void cng_inode_free(struct inode *inode);
@@ -496,7 +495,7 @@ int cng_remove_link(struct cng_node *link);
 
 /* commit.c */
 int cng_commit_attach_stages_locked(struct cng_node *group);
-int cng_dir_rename(struct user_namespace *mnt_userns, struct inode *old_dir,
+int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		   struct dentry *old_dentry, struct inode *new_dir,
 		   struct dentry *new_dentry, unsigned int flags);
 
@@ -507,7 +506,7 @@ extern const struct file_operations cng_bin_attr_file_ops;
 /* symlink.c */
 extern const struct inode_operations cng_link_inode_ops;
 
-int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+int cng_symlink(struct mnt_idmap *idmap, struct inode *dir,
 		struct dentry *dentry, const char *symname);
 int cng_unlink(struct inode *dir, struct dentry *dentry);
 
