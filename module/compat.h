@@ -101,6 +101,56 @@ static inline int cng_inode_update_time(struct inode *inode,
 }
 #endif /* CNG_HAVE_UPDATE_TIMESTAMPS */
 
+/*
+ * 6.12: a group type may hide attributes of an item when its directory is
+ * made (visible.c). Before, every attribute is shown.
+ */
+#ifdef CNG_HAVE_IS_VISIBLE
+static inline bool cng_type_may_hide(const struct config_item_type *type)
+{
+	const struct configfs_group_operations *ops = type->ct_group_ops;
+
+	return ops && (ops->is_visible || ops->is_bin_visible);
+}
+
+static inline bool cng_attr_is_visible(struct config_item *item,
+				       struct configfs_attribute *attr, int n)
+{
+	const struct configfs_group_operations *ops =
+		item->ci_type->ct_group_ops;
+
+	return !ops->is_visible || ops->is_visible(item, attr, n);
+}
+
+static inline bool
+cng_bin_attr_is_visible(struct config_item *item,
+			struct configfs_bin_attribute *attr, int n)
+{
+	const struct configfs_group_operations *ops =
+		item->ci_type->ct_group_ops;
+
+	return !ops->is_bin_visible || ops->is_bin_visible(item, attr, n);
+}
+#else
+static inline bool cng_type_may_hide(const struct config_item_type *type)
+{
+	return false;
+}
+
+static inline bool cng_attr_is_visible(struct config_item *item,
+				       struct configfs_attribute *attr, int n)
+{
+	return true;
+}
+
+static inline bool
+cng_bin_attr_is_visible(struct config_item *item,
+			struct configfs_bin_attribute *attr, int n)
+{
+	return true;
+}
+#endif /* CNG_HAVE_IS_VISIBLE */
+
 /* 6.9 (about): a no-op flag that was dropped. */
 #ifndef SLAB_MEM_SPREAD
 #define SLAB_MEM_SPREAD	0

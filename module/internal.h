@@ -46,6 +46,7 @@
 
 struct cng_capture;
 struct cng_error;
+struct cng_hidden;
 struct config_group;
 struct config_item;
 struct configfs_subsystem;
@@ -150,7 +151,10 @@ struct cng_meta {
  * @target: a symlink's target directory (counted); constant
  * @in_link: a symlink's entry in its target's @incoming; tree mutex
  * @error: the last failure on the item (report.c); replaced with xchg(),
- *	   read under RCU; the only field read without the tree mutex
+ *	   read under RCU
+ * @hidden: the attributes the item hides (visible.c), or NULL; set while
+ *	    the node is NEW, then constant: read without the tree mutex
+ *	    under an active reference, as @node's item is
  *
  * Allocated under cng_tree_mutex the first time one of these is needed
  * (chmod or touch, a symlink to or from the node, a dependency), and
@@ -165,6 +169,7 @@ struct cng_node_ext {
 	struct cng_node		*target;
 	struct list_head	in_link;
 	struct cng_error __rcu	*error;
+	struct cng_hidden	*hidden;
 };
 
 /**
@@ -498,6 +503,13 @@ int cng_commit_attach_stages_locked(struct cng_node *group);
 int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		   struct dentry *old_dentry, struct inode *new_dir,
 		   struct dentry *new_dentry, unsigned int flags);
+
+/* visible.c */
+int cng_visible_ask(struct config_item *item, bool group,
+		    struct list_head *hidden);
+int cng_visible_give_locked(struct cng_node *node, struct list_head *hidden);
+void cng_visible_free(struct list_head *hidden);
+bool cng_attr_hidden(const struct cng_node *dir, unsigned int slot);
 
 /* file.c */
 extern const struct file_operations cng_attr_file_ops;
