@@ -47,8 +47,10 @@ module:
 samples: module
 	$(MAKE) -C $(KDIR) M=$(TOP)/samples W=1 KCFLAGS=-Werror \
 		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+	rm -rf $(BUILD)/samples
 	mkdir -p $(BUILD)/samples
-	cp samples/*.ko $(BUILD)/samples/
+	# What this kernel built (cng_visible needs 6.12), not a stale .ko.
+	cp $$(sed 's/\.o$$/.ko/' samples/modules.order) $(BUILD)/samples/
 
 # Drivers built on the module: fakenbd (drivers/fakenbd/README.md)
 drivers: module
