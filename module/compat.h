@@ -25,10 +25,16 @@
 #endif
 
 /* 6.6: generic_fillattr() is told what the caller asked for. */
-#ifndef CNG_HAVE_FILLATTR_MASK
-#define generic_fillattr(idmap, request_mask, inode, stat) \
-	generic_fillattr(idmap, inode, stat)
+static inline void cng_generic_fillattr(struct mnt_idmap *idmap,
+					u32 request_mask, struct inode *inode,
+					struct kstat *stat)
+{
+#ifdef CNG_HAVE_FILLATTR_MASK
+	generic_fillattr(idmap, request_mask, inode, stat);
+#else
+	generic_fillattr(idmap, inode, stat);
 #endif
+}
 
 /*
  * 6.6 and 6.7: an inode's times are reached only through accessors. The

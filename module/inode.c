@@ -365,7 +365,7 @@ int cng_inode_getattr(struct mnt_idmap *idmap,
 {
 	struct inode *inode = d_inode(path->dentry);
 
-	generic_fillattr(idmap, request_mask, inode, stat);
+	cng_generic_fillattr(idmap, request_mask, inode, stat);
 	if (cng_node_gone(CNG_I(inode)->node))
 		stat->nlink = 0;
 	return 0;

@@ -51,7 +51,6 @@ struct config_group;
 struct config_item;
 struct configfs_subsystem;
 struct module;
-struct xattr_handler;
 
 /* Kinds of node. Attributes have no node. */
 enum cng_node_type {
