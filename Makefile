@@ -47,15 +47,20 @@ module:
 samples: module
 	$(MAKE) -C $(KDIR) M=$(TOP)/samples W=1 KCFLAGS=-Werror \
 		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+	rm -rf $(BUILD)/samples
 	mkdir -p $(BUILD)/samples
-	cp samples/*.ko $(BUILD)/samples/
+	# What this kernel built (cng_visible needs 6.12), not a stale .ko.
+	cp $$(sed 's/\.o$$/.ko/' samples/modules.order) $(BUILD)/samples/
 
 # Drivers built on the module: fakenbd (drivers/fakenbd/README.md)
 drivers: module
 	$(MAKE) -C $(KDIR) M=$(TOP)/drivers/fakenbd W=1 KCFLAGS=-Werror \
 		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+	rm -rf $(BUILD)/drivers
 	mkdir -p $(BUILD)/drivers
-	cp drivers/fakenbd/fakenbd.ko $(BUILD)/drivers/
+	# None on a kernel it is not written for (drivers/fakenbd/Kbuild).
+	for ko in $$(sed 's/\.o$$/.ko/' drivers/fakenbd/modules.order); do \
+		cp $$ko $(BUILD)/drivers/; done
 
 tool:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs; fi

@@ -195,7 +195,7 @@ out_put_from:
 
 /**
  * cng_dir_rename() - rename(2): commit and un-commit, nothing else
- * @mnt_userns: the mount's user namespace
+ * @idmap: the mount's id mapping
  * @old_dir: the directory the entry is in
  * @old_dentry: the entry
  * @new_dir: the directory it goes to
@@ -209,7 +209,7 @@ out_put_from:
  * flag but RENAME_NOREPLACE; -EEXIST; -ENOENT if the item is being
  * removed; or what the client's commit_item or uncommit_item returned.
  */
-int cng_dir_rename(struct user_namespace *mnt_userns, struct inode *old_dir,
+int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		   struct dentry *old_dentry, struct inode *new_dir,
 		   struct dentry *new_dentry, unsigned int flags)
 {

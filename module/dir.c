@@ -90,14 +90,16 @@ void cng_dir_cursors_leave_locked(struct cng_node *node)
 }
 
 /*
- * The attribute of slot @slot (1-based: text attributes, then binary) or
- * the one named @name. Sets *attr and *kind and returns the slot, or 0.
- * The caller keeps the item alive.
+ * The attribute of @dir's item in slot @want (1-based: text attributes,
+ * then binary), hidden or not, or the one named @name that the item does
+ * not hide. Sets *attr and *kind and returns the slot, or 0. The caller
+ * keeps the item alive.
  */
-static unsigned int cng_attr_find(const struct config_item_type *type,
+static unsigned int cng_attr_find(const struct cng_node *dir,
 				  const char *name, unsigned int want,
 				  const void **attr, unsigned int *kind)
 {
+	const struct config_item_type *type = dir->item->ci_type;
 	unsigned int slot = 1;
 	int i;
 
@@ -108,7 +110,8 @@ static unsigned int cng_attr_find(const struct config_item_type *type,
 
 		if (slot > CNG_MAX_SLOT)
 			return 0;
-		if (want ? slot == want : !strcmp(ca->ca_name, name)) {
+		if (want ? slot == want : !strcmp(ca->ca_name, name) &&
+		    !cng_attr_hidden(dir, slot)) {
 			*attr = ca;
 			*kind = CNG_FILE_ATTR;
 			return slot;
@@ -119,7 +122,8 @@ static unsigned int cng_attr_find(const struct config_item_type *type,
 
 		if (slot > CNG_MAX_SLOT)
 			return 0;
-		if (want ? slot == want : !strcmp(cb->cb_attr.ca_name, name)) {
+		if (want ? slot == want : !strcmp(cb->cb_attr.ca_name, name) &&
+		    !cng_attr_hidden(dir, slot)) {
 			*attr = cb;
 			*kind = CNG_FILE_BIN_ATTR;
 			return slot;
@@ -216,7 +220,7 @@ static void cng_detach_new_locked(struct cng_node *node)
 
 static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 			     const char *name, unsigned int flags,
-			     struct cng_node **out)
+			     struct list_head *hidden, struct cng_node **out)
 {
 	struct config_group *child;
 	struct cng_node *node, *sub;
@@ -230,7 +234,7 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 		return -ENOENT;
 	/* A name may not shadow an attribute of the parent, as in stock. */
 	if (parent->item && !(parent->flags & CNG_NODE_STAGE) &&
-	    cng_attr_find(parent->item->ci_type, name, 0, &attr, &kind))
+	    cng_attr_find(parent, name, 0, &attr, &kind))
 		return -EEXIST;
 	node = cng_node_alloc(name, item, CNG_NODE_DIR, flags);
 	if (IS_ERR(node))
@@ -239,6 +243,11 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 	if (ret) {
 		node->item = NULL;
 		cng_node_put(node);
+		return ret;
+	}
+	ret = cng_visible_give_locked(node, hidden);
+	if (ret) {
+		cng_detach_new_locked(node);
 		return ret;
 	}
 	if (flags & CNG_NODE_GROUP) {
@@ -255,7 +264,7 @@ static int cng_attach_locked(struct cng_node *parent, struct config_item *item,
 				ci->ci_name = ci->ci_namebuf;
 			ret = cng_attach_locked(node, ci, ci->ci_name,
 						CNG_NODE_DEFAULT |
-						CNG_NODE_GROUP, &sub);
+						CNG_NODE_GROUP, hidden, &sub);
 			if (ret) {
 				cng_detach_new_locked(node);
 				return ret;
@@ -280,11 +289,16 @@ struct cng_node *cng_attach(struct cng_node *parent,
 			    struct config_item *item, const char *name,
 			    unsigned int flags)
 {
+	LIST_HEAD(hidden);
 	struct cng_node *node;
 	int ret;
 
+	/* Client callbacks, so before the tree mutex, as stock asks them. */
+	ret = cng_visible_ask(item, flags & CNG_NODE_GROUP, &hidden);
+	if (ret)
+		goto out_free_hidden;
 	mutex_lock(&cng_tree_mutex);
-	ret = cng_attach_locked(parent, item, name, flags, &node);
+	ret = cng_attach_locked(parent, item, name, flags, &hidden, &node);
 	if (!ret) {
 		/* All at once: nobody sees a part of the subtree. */
 		cng_activate_locked(node);
@@ -292,6 +306,8 @@ struct cng_node *cng_attach(struct cng_node *parent,
 		cng_node_get(node);
 	}
 	mutex_unlock(&cng_tree_mutex);
+out_free_hidden:
+	cng_visible_free(&hidden);
 	return ret ? ERR_PTR(ret) : node;
 }
 
@@ -370,8 +386,7 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 				      CNG_FILE_LINK : CNG_FILE_DIR, 0, NULL);
 		cng_node_put(node);
 	} else if (cng_node_is_item_dir(parent)) {
-		slot = cng_attr_find(parent->item->ci_type, name, 0, &attr,
-				     &kind);
+		slot = cng_attr_find(parent, name, 0, &attr, &kind);
 		if (slot)
 			inode = cng_inode_get(dir->i_sb, parent, kind, slot,
 					      attr);
@@ -494,7 +509,7 @@ out_put_active:
 }
 
 /* mkdir, watched: a failure is recorded on the group (report.c). */
-static int cng_dir_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+static int cng_dir_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 			 struct dentry *dentry, umode_t mode)
 {
 	struct cng_node *parent = CNG_I(dir)->node;
@@ -535,14 +550,14 @@ static int cng_dir_rmdir(struct inode *dir, struct dentry *dentry)
 	return ret;
 }
 
-static int cng_dir_getattr(struct user_namespace *mnt_userns,
+static int cng_dir_getattr(struct mnt_idmap *idmap,
 			   const struct path *path, struct kstat *stat,
 			   u32 request_mask, unsigned int query_flags)
 {
 	struct cng_node *node = CNG_I(d_inode(path->dentry))->node;
 
 	/* A removed directory has no link left: cng_inode_getattr(). */
-	cng_inode_getattr(mnt_userns, path, stat, request_mask, query_flags);
+	cng_inode_getattr(idmap, path, stat, request_mask, query_flags);
 	if (!cng_node_gone(node))
 		stat->nlink = 2 + READ_ONCE(node->nr_subdirs);
 	return 0;
@@ -617,13 +632,18 @@ static int cng_dir_iterate_attrs(struct file *file, struct dir_context *ctx,
 	for (slot = 1;; slot++) {
 		if (!cng_node_get_active(dir))
 			return -ENOENT;
-		if (!cng_attr_find(dir->item->ci_type, NULL, slot, &attr,
-				   &kind)) {
+		if (!cng_attr_find(dir, NULL, slot, &attr, &kind)) {
 			cng_node_put_active(dir);
 			break;
 		}
 		if (ctx->pos != slot + 1) {
 			cng_node_put_active(dir);
+			continue;
+		}
+		/* A hidden attribute keeps its position, with nothing in it. */
+		if (cng_attr_hidden(dir, slot)) {
+			cng_node_put_active(dir);
+			ctx->pos++;
 			continue;
 		}
 		/* Copied: the module owning the name may go once we let go. */

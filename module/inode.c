@@ -44,10 +44,12 @@ static umode_t cng_inode_default_mode(unsigned int kind, const void *attr)
 static void cng_inode_set_defaults(struct inode *inode, struct cng_node *node,
 				   unsigned int kind, const void *attr)
 {
+	struct timespec64 btime = { .tv_sec = node->btime };
+
 	inode->i_mode = cng_inode_default_mode(kind, attr);
-	inode->i_atime = (struct timespec64){ .tv_sec = node->btime };
-	inode->i_mtime = inode->i_atime;
-	inode->i_ctime = inode->i_atime;
+	inode_set_atime_to_ts(inode, btime);
+	inode_set_mtime_to_ts(inode, btime);
+	inode_set_ctime_to_ts(inode, btime);
 }
 
 /* Mode, owner and times saved in the node, or the defaults. */
@@ -63,9 +65,9 @@ static void cng_inode_set_saved(struct inode *inode, struct cng_node *node,
 		inode->i_mode = meta->mode;
 		inode->i_uid = meta->uid;
 		inode->i_gid = meta->gid;
-		inode->i_atime = meta->atime;
-		inode->i_mtime = meta->mtime;
-		inode->i_ctime = meta->ctime;
+		inode_set_atime_to_ts(inode, meta->atime);
+		inode_set_mtime_to_ts(inode, meta->mtime);
+		inode_set_ctime_to_ts(inode, meta->ctime);
 	} else {
 		cng_inode_set_defaults(inode, node, kind, attr);
 	}
@@ -286,7 +288,7 @@ void cng_inode_created(struct cng_node *node)
 
 /**
  * cng_inode_setattr() - chmod, chown, utimes and truncate on any file
- * @mnt_userns: the mount's user namespace
+ * @idmap: the mount's id mapping
  * @dentry: the file
  * @iattr: what to change
  *
@@ -298,7 +300,7 @@ void cng_inode_created(struct cng_node *node)
  * Context: the inode's lock held by the VFS; sleeps.
  * Return: 0 or -errno.
  */
-int cng_inode_setattr(struct user_namespace *mnt_userns,
+int cng_inode_setattr(struct mnt_idmap *idmap,
 		      struct dentry *dentry, struct iattr *iattr)
 {
 	struct inode *inode = d_inode(dentry);
@@ -307,7 +309,7 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 	struct cng_node_ext *ext;
 	int ret;
 
-	ret = setattr_prepare(mnt_userns, dentry, iattr);
+	ret = setattr_prepare(idmap, dentry, iattr);
 	if (ret)
 		return ret;
 
@@ -331,13 +333,13 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 		meta->next = ext->meta;
 		ext->meta = meta;
 	}
-	setattr_copy(mnt_userns, inode, iattr);
+	setattr_copy(idmap, inode, iattr);
 	meta->mode = inode->i_mode;
 	meta->uid = inode->i_uid;
 	meta->gid = inode->i_gid;
-	meta->atime = inode->i_atime;
-	meta->mtime = inode->i_mtime;
-	meta->ctime = inode->i_ctime;
+	meta->atime = inode_get_atime(inode);
+	meta->mtime = inode_get_mtime(inode);
+	meta->ctime = inode_get_ctime(inode);
 	mutex_unlock(&cng_tree_mutex);
 
 	kfree(fresh);
@@ -346,7 +348,7 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
 
 /**
  * cng_inode_getattr() - stat of an attribute or a link
- * @mnt_userns: the mount's user namespace
+ * @idmap: the mount's id mapping
  * @path: the file
  * @stat: filled in
  * @request_mask: what is asked
@@ -357,40 +359,15 @@ int cng_inode_setattr(struct user_namespace *mnt_userns,
  * Context: process.
  * Return: 0.
  */
-int cng_inode_getattr(struct user_namespace *mnt_userns,
+int cng_inode_getattr(struct mnt_idmap *idmap,
 		      const struct path *path, struct kstat *stat,
 		      u32 request_mask, unsigned int query_flags)
 {
 	struct inode *inode = d_inode(path->dentry);
 
-	generic_fillattr(mnt_userns, inode, stat);
+	cng_generic_fillattr(idmap, request_mask, inode, stat);
 	if (cng_node_gone(CNG_I(inode)->node))
 		stat->nlink = 0;
-	return 0;
-}
-
-/**
- * cng_inode_update_time() - update times in memory, without dirtying
- * @inode: the inode
- * @time: the new time
- * @flags: S_ATIME, S_MTIME, S_CTIME
- *
- * The default marks the inode dirty, and a dirty inode is never reclaimed
- * on a file system with no writeback: a directory once listed would stay
- * in memory for good. Times are kept as stock keeps them, in the inode.
- *
- * Context: any process context.
- * Return: 0.
- */
-int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
-			  int flags)
-{
-	if (flags & S_ATIME)
-		inode->i_atime = *time;
-	if (flags & S_MTIME)
-		inode->i_mtime = *time;
-	if (flags & S_CTIME)
-		inode->i_ctime = *time;
 	return 0;
 }
 

@@ -41,15 +41,16 @@
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 
+#include "compat.h"
 #include "unshare.h"
 
 struct cng_capture;
 struct cng_error;
+struct cng_hidden;
 struct config_group;
 struct config_item;
 struct configfs_subsystem;
 struct module;
-struct xattr_handler;
 
 /* Kinds of node. Attributes have no node. */
 enum cng_node_type {
@@ -149,7 +150,10 @@ struct cng_meta {
  * @target: a symlink's target directory (counted); constant
  * @in_link: a symlink's entry in its target's @incoming; tree mutex
  * @error: the last failure on the item (report.c); replaced with xchg(),
- *	   read under RCU; the only field read without the tree mutex
+ *	   read under RCU
+ * @hidden: the attributes the item hides (visible.c), or NULL; set while
+ *	    the node is NEW, then constant: read without the tree mutex
+ *	    under an active reference, as @node's item is
  *
  * Allocated under cng_tree_mutex the first time one of these is needed
  * (chmod or touch, a symlink to or from the node, a dependency), and
@@ -164,6 +168,7 @@ struct cng_node_ext {
 	struct cng_node		*target;
 	struct list_head	in_link;
 	struct cng_error __rcu	*error;
+	struct cng_hidden	*hidden;
 };
 
 /**
@@ -399,13 +404,11 @@ void cng_inode_bind_new(struct inode *inode, struct cng_node *node);
 void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 		      bool notify);
 void cng_inode_created(struct cng_node *node);
-int cng_inode_setattr(struct user_namespace *mnt_userns,
+int cng_inode_setattr(struct mnt_idmap *idmap,
 		      struct dentry *dentry, struct iattr *iattr);
-int cng_inode_getattr(struct user_namespace *mnt_userns,
+int cng_inode_getattr(struct mnt_idmap *idmap,
 		      const struct path *path, struct kstat *stat,
 		      u32 request_mask, unsigned int query_flags);
-int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
-			  int flags);
 void cng_inode_evict(struct inode *inode);
 struct inode *cng_inode_alloc(struct super_block *sb);
 void cng_inode_free(struct inode *inode);
@@ -496,9 +499,16 @@ int cng_remove_link(struct cng_node *link);
 
 /* commit.c */
 int cng_commit_attach_stages_locked(struct cng_node *group);
-int cng_dir_rename(struct user_namespace *mnt_userns, struct inode *old_dir,
+int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		   struct dentry *old_dentry, struct inode *new_dir,
 		   struct dentry *new_dentry, unsigned int flags);
+
+/* visible.c */
+int cng_visible_ask(struct config_item *item, bool group,
+		    struct list_head *hidden);
+int cng_visible_give_locked(struct cng_node *node, struct list_head *hidden);
+void cng_visible_free(struct list_head *hidden);
+bool cng_attr_hidden(const struct cng_node *dir, unsigned int slot);
 
 /* file.c */
 extern const struct file_operations cng_attr_file_ops;
@@ -507,7 +517,7 @@ extern const struct file_operations cng_bin_attr_file_ops;
 /* symlink.c */
 extern const struct inode_operations cng_link_inode_ops;
 
-int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+int cng_symlink(struct mnt_idmap *idmap, struct inode *dir,
 		struct dentry *dentry, const char *symname);
 int cng_unlink(struct inode *dir, struct dentry *dentry);
 

@@ -314,6 +314,7 @@ static void cng_node_ext_free(struct cng_node_ext *ext)
 	}
 	/* No reader left: the node's last reference is gone. */
 	cng_error_free(rcu_dereference_protected(ext->error, true));
+	kfree(ext->hidden);
 	kfree(ext);
 }
 

@@ -196,7 +196,7 @@ static int cng_symlink_make(struct inode *dir, struct dentry *dentry,
 	if (d_really_is_positive(dentry))
 		ret = -EEXIST;
 	else
-		ret = inode_permission(&init_user_ns, dir, MAY_WRITE | MAY_EXEC);
+		ret = inode_permission(&nop_mnt_idmap, dir, MAY_WRITE | MAY_EXEC);
 	if (!ret)
 		ret = type->ct_item_ops->allow_link(parent_item, target->item);
 	if (!ret) {
@@ -213,7 +213,7 @@ out_put_path:
 }
 
 /* symlink(2), watched: a failure is recorded on the directory's item. */
-int cng_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+int cng_symlink(struct mnt_idmap *idmap, struct inode *dir,
 		struct dentry *dentry, const char *symname)
 {
 	struct cng_node *parent = CNG_I(dir)->node;

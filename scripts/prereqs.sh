@@ -6,11 +6,14 @@
 # Idempotent: a second run only checks stamps and takes seconds.
 #
 # Prints the shell assignments the Makefile includes (KVER, KDIR, ...) to
-# $CNG_CACHE/env.mk.
+# $CNG_CACHE/env.mk, or to $CNG_CACHE/env-$KVER.mk when KVER is given (the
+# Makefile reads that one for make KVER=...), so one kernel's setup never
+# rewrites another's.
 #
 # Environment:
 #   KVER       target kernel release (default: what linux-image-amd64 depends
-#              on, asked of apt)
+#              on, asked of apt); the 6.12 line is 6.12.*+deb12-amd64, in
+#              bookworm-security
 #   CNG_CACHE  cache directory (default: ${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng)
 set -eu
 
@@ -85,6 +88,8 @@ mkdir -p "$CNG_CACHE"
 install_pkgs $host_pkgs
 
 KVER=${KVER:-}
+ENV_MK=$CNG_CACHE/env.mk
+[ -n "$KVER" ] && ENV_MK=$CNG_CACHE/env-$KVER.mk
 if [ -z "$KVER" ]; then
 	# Reuse today's answer when it is fresh, so a second run stays fast.
 	if [ -f "$CNG_CACHE/kver" ] &&
@@ -120,12 +125,12 @@ if [ ! -f "$SRC/.stamp" ]; then
 	touch "$SRC/.stamp"
 fi
 
-cat > "$CNG_CACHE/env.mk.tmp" <<EOT
+cat > "$ENV_MK.tmp" <<EOT
 KVER := $KVER
 KDIR := /usr/src/linux-headers-$KVER
 KIMG := $IMG
 KSRC := $SRC
 CNG_CACHE := $CNG_CACHE
 EOT
-mv "$CNG_CACHE/env.mk.tmp" "$CNG_CACHE/env.mk"
+mv "$ENV_MK.tmp" "$ENV_MK"
 say "target kernel $KVER ready"

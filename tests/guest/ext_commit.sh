@@ -9,7 +9,8 @@
 #   cng_commit/
 #   |-- disks/{pending,live}/   commit and un-commit; d, e, f made here
 #   |-- oneway/{pending,live}/  no un-commit
-#   |-- legacy/{pending,live}/  the 6.1 header's commit_item slot alone
+#   |-- legacy/{pending,live}/  the 6.1 header's commit_item slot alone;
+#   |                           absent where configfs.h has no commit_item
 #   |-- hosts/h/                links to disks
 #   `-- dyn/                    registered and unregistered through ctl
 #   cng_lights/{pending,live}/  the same with the helper layer
@@ -105,7 +106,10 @@ check "item_made_in_pending_with_its_subtree" \
 	listing_is "$D/pending/d" "delay_ms fail opts ready state value "
 check "name_is_taken_in_both_stages" sys_is EEXIST mkdir "$D/pending/d"
 
-# A refused commit stays pending, with the client's reason.
+# A refused commit stays pending, with the client's reason. Its log
+# line is rate-limited (10 in 5 s, report.c), and a test before this one
+# in the boot may have used the window up: let it pass first.
+run sleep 5
 check "commit_refused_by_client" sys_is EAGAIN rename "$D/pending/d" "$D/live/d"
 check "refused_commit_leaves_item_pending" \
 	sh -c "[ -d '$D/pending/d' ] && ! [ -e '$D/live/d' ] &&
@@ -114,8 +118,13 @@ check "refused_commit_record_has_reason" \
 	record_has "$D/pending/d" "reason: d is not ready: write 1 to ready first"
 check "refused_commit_record_names_the_call" \
 	first_line_ends "$D/pending/d" "commit: -(EAGAIN|11)" # 11: no errnames
-check "refused_commit_logs_the_item_path" \
-	sh -c "dmesg | grep -q 'commit /cng_commit/disks/pending/d failed'"
+logged_path() {
+	dmesg | grep -q 'commit /cng_commit/disks/pending/d failed' && return 0
+	echo "# the log's last commit lines:"
+	dmesg | grep 'commit' | tail -n 3 | sed 's/^/# /'
+	return 1
+}
+check "refused_commit_logs_the_item_path" logged_path
 
 # Links, an open file and a cwd inside the item follow the commit.
 run mkdir "$C/hosts/h"
@@ -175,16 +184,27 @@ check "uncommitted_item_can_be_removed" \
 	sh -c "rm '$C/hosts/h/ld' && rmdir '$D/pending/d' &&
 	       grep -qx 'uncommits 1' '$C/stats'"
 
-# Groups without un-commit.
-run mkdir "$C/oneway/pending/o" "$C/legacy/pending/g"
+# Groups without un-commit. legacy/ exists where the kernel's configfs.h
+# still has commit_item (6.1), and only there: cng_commit registers it
+# under the same test as the module's.
+legacy=0
+[ -d "$C/legacy" ] && legacy=1
+run mkdir "$C/oneway/pending/o"
+[ $legacy = 0 ] || run mkdir "$C/legacy/pending/g"
 run put "$C/oneway/pending/o/ready" 1
-run put "$C/legacy/pending/g/ready" 1
+[ $legacy = 0 ] || run put "$C/legacy/pending/g/ready" 1
 check "oneway_commit_succeeds" \
 	sys_is OK rename "$C/oneway/pending/o" "$C/oneway/live/o"
 check "oneway_uncommit_fails_eperm" \
 	sys_is EPERM rename "$C/oneway/live/o" "$C/oneway/pending/o"
-check "legacy_slot_commits" \
+legacy_commits() {
+	if [ $legacy = 0 ]; then
+		echo "# no legacy/: this configfs.h has no commit_item slot"
+		return 0
+	fi
 	sys_is OK rename "$C/legacy/pending/g" "$C/legacy/live/g"
+}
+check "legacy_slot_commits_where_the_header_has_it" legacy_commits
 
 # The kernel side removes live items with their group: the only way
 # for the live items of a group without un-commit.
@@ -196,8 +216,9 @@ run cc_ctl unregister dyn
 check "unregister_drops_live_items" \
 	sh -c "! [ -e '$C/dyn' ] && grep -qx 'dropped_live 1' '$C/stats'"
 run cc_ctl unregister oneway
-run cc_ctl unregister legacy
-check "oneway_live_items_go_with_their_group" stat_is "dropped_live 3"
+[ $legacy = 0 ] || run cc_ctl unregister legacy
+check "oneway_live_items_go_with_their_group" \
+	stat_is "dropped_live $((2 + legacy))"
 check "module_unloads_afterwards" \
 	sh -c "rmdir '$C/hosts/h' && rmmod cng_commit && ! [ -e '$C' ]"
 

@@ -32,8 +32,9 @@ static char root[64];
 /* On tmpfs when there is one: creating files on a disk is slow here. */
 static void mk_root(void)
 {
-	strcpy(root, access("/dev/shm", W_OK) ? "/tmp/cfs-host-XXXXXX" :
-		     "/dev/shm/cfs-host-XXXXXX");
+	snprintf(root, sizeof(root), "%s",
+		 access("/dev/shm", W_OK) ? "/tmp/cfs-host-XXXXXX" :
+		 "/dev/shm/cfs-host-XXXXXX");
 	if (!mkdtemp(root))
 		abort();
 	cfs_opts.root = root;

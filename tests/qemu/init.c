@@ -693,7 +693,7 @@ static void add_reason(char *why, size_t size, const char *fmt, ...)
 	va_list ap;
 
 	if (len && len + 2 < size) {
-		strcpy(why + len, "; ");
+		memcpy(why + len, "; ", 3);
 		len += 2;
 	}
 	va_start(ap, fmt);

@@ -105,9 +105,17 @@ for m in $kmods ${EXTRA_KMODS:-}; do
 	fi
 	kos="$kos $(printf '%s\n' "$deps" | sed -n 's/^insmod \([^ ]*\).*/\1/p')"
 done
+# Staged uncompressed (6.12's are .ko.xz): init and the tests load them by
+# name, with no decompressor of their own.
 for ko in $(printf '%s\n' $kos | sort -u); do
 	rel=${ko#"$KIMG"}
-	install -D -m 0644 "$ko" "$stage/$rel"
+	case $rel in
+	*.ko.xz)  mkdir -p "$stage/$(dirname "$rel")"
+		  xz -dc "$ko" > "$stage/${rel%.xz}" ;;
+	*.ko.zst) mkdir -p "$stage/$(dirname "$rel")"
+		  zstd -qdc "$ko" > "$stage/${rel%.zst}" ;;
+	*)	  install -D -m 0644 "$ko" "$stage/$rel" ;;
+	esac
 done
 mkdir -p "$stage/lib/modules/$KVER" "$stage/tests"
 cp "$modroot"/modules.order "$modroot"/modules.builtin* \

@@ -35,7 +35,8 @@ NVMET_HOSTNQN=nqn.2024-01.org.configfs-ng:host1
 NVMET_PORT=4420
 NVMET_IMG=/tmp/nvmet.img
 NVMET_SIZE_MB=16
-NVMET_MODULES="nvme_tcp nvme_fabrics nvme_core nvmet_tcp nvmet loop"
+# In unload order: 6.12's nvmet uses nvme_core, so the target goes first.
+NVMET_MODULES="nvme_tcp nvme_fabrics nvmet_tcp nvmet nvme_core loop"
 N=$CFS/nvmet
 
 nvmet_setup() {
@@ -72,8 +73,13 @@ nvmet_build_tree() {
 		$N/ports/1/subsystems/$NVMET_NQN || return
 }
 
+# A host ID of each host NQN's own: since 6.x nvme-fabrics refuses a second
+# host NQN with the default host ID ("found same hostid ... but different
+# hostnqn", EINVAL), which the intruder's refused connect has taken.
 nvmet_opts() {	# nvmet_opts HOSTNQN
-	echo "transport=tcp,traddr=127.0.0.1,trsvcid=$NVMET_PORT,nqn=$NVMET_NQN,hostnqn=$1"
+	nv_hostid=$(printf '%s' "$1" | md5sum | cut -c1-32 |
+		sed 's/^\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)/\1-\2-\3-\4-/')
+	echo "transport=tcp,traddr=127.0.0.1,trsvcid=$NVMET_PORT,nqn=$NVMET_NQN,hostnqn=$1,hostid=$nv_hostid"
 }
 
 nvmet_ns_ready() {
