@@ -62,6 +62,16 @@ nbd_connect() {
 	wait_for test "$(cat /sys/block/nbd0/size)" -eq $((SIZE_MB * 2048))
 }
 
+# With MAX_SECTORS_KB set, both disks split requests at that size (by
+# default fakenbd at 1 MiB, nbd.ko at 128 KiB).
+limit() {
+	[ -n "$MAX_SECTORS_KB" ] || return 0
+	for lm_b in $FDISK nbd0; do
+		echo "$MAX_SECTORS_KB" > /sys/block/$lm_b/queue/max_sectors_kb ||
+			return 1
+	done
+}
+
 describe() {
 	for dq_b in $FDISK nbd0; do
 		dq=/sys/block/$dq_b/queue
@@ -130,10 +140,11 @@ disconnect() {
 	fnbd_unload
 }
 
-ktap_plan 5
+ktap_plan 6
 check setup_starts_nbd_server server_start
 check fakenbd_connects fakenbd_connect
 check nbd_ko_connects nbd_connect
+check limits_are_set limit
 describe
 check rounds_measure_both_clients rounds
 check both_disconnect_and_unload disconnect

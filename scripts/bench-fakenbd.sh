@@ -10,7 +10,9 @@
 # Environment: TOP, BUILD, KIMG, KVER (from make). Overrides:
 # FNBD_BENCH_ROUNDS (3), FNBD_BENCH_RUNTIME (seconds of fio per case and
 # client, after one of ramp: 5), FNBD_BENCH_SIZE_MB (the export: 256),
-# FNBD_BENCH_CASES (NAME-RW-BS-qDEPTH words), BENCH_OUT (where the
+# FNBD_BENCH_CASES (NAME-RW-BS-qDEPTH words), FNBD_BENCH_MAX_SECTORS_KB
+# (both disks' queue/max_sectors_kb: the request size, the same for
+# both; unset: each driver's default), BENCH_OUT (where the
 # results go: build/bench-fakenbd).
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
@@ -48,6 +50,7 @@ ROUNDS=$rounds
 RUNTIME=$runtime
 SIZE_MB=$size_mb
 CASES="$cases"
+MAX_SECTORS_KB=${FNBD_BENCH_MAX_SECTORS_KB:-}
 EOF
 echo "bench/fakenbd-in-guest.sh $tmo" > "$out/bench.list"
 
