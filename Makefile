@@ -8,6 +8,7 @@
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
+#   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
 #   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads)
 #   make lint         the static checks alone
@@ -99,6 +100,10 @@ check-debug: all
 bench: all
 	scripts/bench.sh
 
+# fakenbd's disk against the kernel's NBD client, one export, one boot
+bench-fakenbd: all
+	scripts/bench-fakenbd.sh
+
 # Where a mkdir's time goes: function_graph in the guest, ours/tmpfs/stock
 bench-profile: all
 	scripts/bench-profile.sh
@@ -119,4 +124,4 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug bench bench-profile bench-perf lint clean
+	check-debug bench bench-fakenbd bench-profile bench-perf lint clean
