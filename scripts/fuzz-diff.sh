@@ -7,12 +7,13 @@
 # a minimal reproducer of shell commands. TAP on stdout, with the number
 # of operations run and how often each rule of docs/differences.md fired.
 #
-# Usage: fuzz-diff.sh [SEEDS [FIRST [NOPS [SHRINK]]]]  (200 0 60 3)
+# Usage: fuzz-diff.sh [SEEDS [FIRST [NOPS [SHRINK [OFF]]]]]  (200 0 60 3)
+# OFF: "off=ROW,..." turns those rules off (to show a rule is needed).
 # Environment: the top Makefile's (TOP, BUILD, KIMG, KVER); FUZZ_OUT the
 # work directory; KERNEL, APPEND, TIMEOUT_SCALE as guest-suite.sh takes.
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
-seeds=${1:-200} first=${2:-0} nops=${3:-60} shrink=${4:-3}
+seeds=${1:-200} first=${2:-0} nops=${3:-60} shrink=${4:-3} off=${5:-}
 out=${FUZZ_OUT:-$BUILD/fuzz}
 rm -rf "$out"
 mkdir -p "$out"
@@ -21,7 +22,7 @@ list=$TOP/tests/qemu/zz-fuzz-$$.list
 trap 'rm -f "$list"' EXIT
 export QEMU_SMP=${QEMU_SMP:-1}	# one process runs the job
 
-echo "seeds $first $seeds $nops $shrink" > "$out/fuzz.job"
+echo "seeds $first $seeds $nops $shrink $off" > "$out/fuzz.job"
 echo "file /tests/fuzz.job $out/fuzz.job 0644" > "$out/initramfs.list"
 # Under TCG a seed of 60 operations takes about 0.4 s on each module;
 # shrinking one seed takes up to a few hundred runs of its prefix.

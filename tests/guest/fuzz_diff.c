@@ -15,8 +15,9 @@
  * each tied to its row of docs/differences.md and counted when it fires.
  *
  * The job is the first line of /tests/fuzz.job (scripts/fuzz-diff.sh
- * puts it in the initramfs): "seeds FIRST COUNT NOPS [SHRINK]", SHRINK
- * the number of differing seeds to shrink (3). Without it, the short form:
+ * puts it in the initramfs): "seeds FIRST COUNT NOPS [SHRINK [off=ROWS]]",
+ * SHRINK the number of differing seeds to shrink (3), ROWS a comma list
+ * of rules to turn off, to show that each is needed (rows 1 and 5 stay). Without it, the short form:
  * "seeds 0 200 60 3". Diagnostics: "# fz ops MODULE N", "# fz rule MODULE
  * ROW NAME COUNT", "# fz seed N differs", then the reproducers. Before
  * each sequence cng_test is loaded fresh; after it, the tree is taken
@@ -50,7 +51,7 @@
 /* The intentional differences this program leaves out of its lines. */
 enum rule_id {
 	R_INO_TIMES, R_ENODEV, R_RMDIR_DEPENDED, R_SORTED, R_REREAD,
-	R_XATTR_ERROR, R_TRUNC_SIZE, R_COUNT,
+	R_XATTR_ERROR, R_TRUNC_SIZE, R_UNREG_BUSY, R_COUNT,
 };
 
 static struct {
@@ -65,9 +66,11 @@ static struct {
 	[R_REREAD] = { 20, "reread_of_shown_fd_content_left_out" },
 	[R_XATTR_ERROR] = { 21, "getxattr_user_configfs_error_left_out" },
 	[R_TRUNC_SIZE] = { 8, "size_or_position_from_o_trunc_left_out" },
+	[R_UNREG_BUSY] = { 4, "unregister_of_group_with_user_items_not_run" },
 };
 
 static int rule_mod;	/* the module a sequence runs on */
+static bool rule_off[R_COUNT];	/* turned off by the job, to see it needed */
 
 static int fire(enum rule_id r)
 {
@@ -75,12 +78,21 @@ static int fire(enum rule_id r)
 	return rules[r].row;
 }
 
+/* Rule @r applies here: true, and counted, unless the job turned it off. */
+static bool rule(enum rule_id r)
+{
+	if (rule_off[r])
+		return false;
+	fire(r);
+	return true;
+}
+
 /* Paths relative to cng_test/: directories first, used by every op. */
 static const char *const dirs[] = {
 	"items/a", "items/b", "n0", "n1", "n0/sub/x", "n1/sub/y", "n0/m",
 	"narrow/p", "wide/q", "n0/m/sub/w",	/* 0..9: mkdir makes these */
 	"fixed/z", "items", "n0/sub", "fixed/inner", "rt0", "rt0/inner",
-	"d0", "", "n0/sub/deep", "nope/x",
+	"d0", "", "n0/sub/deep", "nope/x", "rt1", "rt1/k",
 };
 #define MKDIRS		10
 
@@ -98,9 +110,10 @@ static const char *const link_dirs[] = {
 static const char *const ctls[] = {
 	"register rt0", "unregister rt0", "register_default d0",
 	"unregister_default d0", "make_err 12", "make_err 0", "nosuch x",
+	"register_make rt1", "unregister rt1",
 	"depend %s", "undepend %s", "depend_unlocked %s",
 };
-#define CTL_PATH_FIRST	7
+#define CTL_PATH_FIRST	9
 
 static const char *const xattr_names[] = {
 	"user.configfs.error", "user.x", "trusted.t", "security.capability",
@@ -110,7 +123,8 @@ enum op_kind {
 	OP_MKDIR, OP_RMDIR, OP_SYMLINK, OP_UNLINK, OP_RENAME, OP_OPEN,
 	OP_READ, OP_WRITE, OP_LSEEK, OP_CLOSE, OP_TRUNCATE, OP_CHMOD,
 	OP_CHOWN, OP_UTIMES, OP_STAT, OP_READDIR, OP_READLINK, OP_GETXATTR,
-	OP_SETXATTR, OP_DROP, OP_CTL, OP_CAT, OP_ECHO, OP_EVENTS, OP_KINDS,
+	OP_SETXATTR, OP_DROP, OP_CTL, OP_CAT, OP_ECHO, OP_EVENTS, OP_REMOUNT,
+	OP_KINDS,
 };
 
 /* Relative weights of the kinds. */
@@ -121,7 +135,7 @@ static const int weights[OP_KINDS] = {
 	[OP_CHOWN] = 1, [OP_UTIMES] = 1, [OP_STAT] = 5, [OP_READDIR] = 5,
 	[OP_READLINK] = 2, [OP_GETXATTR] = 2, [OP_SETXATTR] = 1,
 	[OP_DROP] = 2, [OP_CTL] = 7, [OP_CAT] = 7, [OP_ECHO] = 7,
-	[OP_EVENTS] = 3,
+	[OP_EVENTS] = 3, [OP_REMOUNT] = 1,
 };
 
 struct op {
@@ -327,8 +341,8 @@ static void op_stat(const char *path, int dir, int attr)
 	    S_ISLNK(st.st_mode) ? 'l' : S_ISREG(st.st_mode) ? 'f' : '?',
 	    st.st_mode & 07777, st.st_uid, st.st_gid,
 	    (unsigned long)st.st_nlink);
-	if (attr >= 0 && truncated[dir][attr])
-		out(" size(row %d)", fire(R_TRUNC_SIZE));
+	if (attr >= 0 && truncated[dir][attr] && rule(R_TRUNC_SIZE))
+		out(" size(row %d)", rules[R_TRUNC_SIZE].row);
 	else
 		out(" s%lld", (long long)st.st_size);
 }
@@ -358,8 +372,9 @@ static void op_readdir(const char *path)
 		names[n++] = strdup(buf);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
-	out(" -> %d (row %d)", n, fire(R_SORTED));
+	if (rule(R_SORTED))
+		qsort(names, n, sizeof(*names), name_cmp);
+	out(" -> %d", n);
 	for (i = 0; i < n; i++) {
 		out(" %s", names[i]);
 		free(names[i]);
@@ -368,10 +383,8 @@ static void op_readdir(const char *path)
 
 static void fix_enodev(long ret)
 {
-	if (ret < 0 && errno == ENODEV) {
-		fire(R_ENODEV);
+	if (ret < 0 && errno == ENODEV && rule(R_ENODEV))
 		errno = ENOENT;
-	}
 }
 
 static void run_op(const struct op *op)
@@ -491,15 +504,15 @@ static void run_op(const struct op *op)
 		}
 		ret = read(fds[slot].fd, buf, len);
 		fix_enodev(ret);
-		if (ret >= 0 && fds[slot].pos_off) {
-			out(" -> read(row %d)", fire(R_TRUNC_SIZE));
+		if (ret >= 0 && fds[slot].pos_off && rule(R_TRUNC_SIZE)) {
+			out(" -> read(row %d)", rules[R_TRUNC_SIZE].row);
 			break;
 		}
 		result(ret);
 		if (ret < 0)
 			break;
-		if (fds[slot].shown && fds[slot].seeked)
-			out(" content(row %d)", fire(R_REREAD));
+		if (fds[slot].shown && fds[slot].seeked && rule(R_REREAD))
+			out(" content(row %d)", rules[R_REREAD].row);
 		else
 			out_bytes(buf, ret);
 		if (ret > 0)
@@ -540,8 +553,8 @@ static void run_op(const struct op *op)
 			fds[slot].pos_off = false;
 		else if (whence == SEEK_END && fds[slot].trunc)
 			fds[slot].pos_off = true;
-		if (ret >= 0 && fds[slot].pos_off) {
-			out(" -> pos(row %d)", fire(R_TRUNC_SIZE));
+		if (ret >= 0 && fds[slot].pos_off && rule(R_TRUNC_SIZE)) {
+			out(" -> pos(row %d)", rules[R_TRUNC_SIZE].row);
 			fds[slot].seeked = true;
 			break;
 		}
@@ -639,8 +652,9 @@ static void run_op(const struct op *op)
 		path_of(p1, sizeof(p1), op->a, op->c % 2 ? attrs[attr] : NULL);
 		out("getxattr %s %s", p1 + strlen(T), name);
 		cmd("getfattr -n %s %s", name, p1);
-		if (!strcmp(name, "user.configfs.error")) {
-			out(" not recorded (row %d)", fire(R_XATTR_ERROR));
+		if (!strcmp(name, "user.configfs.error") &&
+		    rule(R_XATTR_ERROR)) {
+			out(" not recorded (row %d)", rules[R_XATTR_ERROR].row);
 			break;
 		}
 		ret = lgetxattr(p1, name, buf, sizeof(buf));
@@ -668,11 +682,16 @@ static void run_op(const struct op *op)
 		int target = op->a;
 
 		if (k >= CTL_PATH_FIRST && (target == 14 || target == 15 ||
-					    target == 16))
+					    target == 16 || target == 20))
 			target = 2;	/* kernel-made parts: row 10 */
 		snprintf(buf, sizeof(buf), ctls[k], dirs[target]);
 		out("ctl %s", buf);
 		cmd("echo '%s' > " T "/ctl", buf);
+		if (!strcmp(buf, "unregister rt1") && !access(T "/rt1/k", F_OK)) {
+			out(" not run (row %d)", fire(R_UNREG_BUSY));
+			cmd("# unregister rt1 not run (row 4)");
+			break;
+		}
 		errno = 0;
 		ret = put(T "/ctl", buf);
 		if (ret < 0)
@@ -725,6 +744,21 @@ static void run_op(const struct op *op)
 		if (ret >= 0)
 			out_bytes(buf, ret);
 		events_clear();
+		break;
+	case OP_REMOUNT:
+		out("umount");
+		cmd("umount " CFS "; mount -t configfs none " CFS);
+		ret = umount(CFS);
+		result(ret);
+		if (ret)
+			break;
+		out(" mount");
+		ret = mount("none", CFS, "configfs", 0, NULL);
+		result(ret);
+		if (ret) {
+			say("mount configfs: %s", ename(errno));
+			exit(1);
+		}
 		break;
 	case OP_KINDS:
 		break;
@@ -834,10 +868,11 @@ static bool teardown(void)
 			;
 		depended[i] = false;
 	}
-	put(T "/ctl", "unregister rt0");
-	put(T "/ctl", "unregister_default d0");
 	for (pass = 0; pass < 3; pass++)
 		sweep(T);
+	put(T "/ctl", "unregister rt0");
+	put(T "/ctl", "unregister rt1");
+	put(T "/ctl", "unregister_default d0");
 	put("/proc/sys/vm/drop_caches", "3");
 	for (pass = 0; pass < 50; pass++) {
 		if (!syscall(SYS_delete_module, "cng_test", O_NONBLOCK))
@@ -1035,14 +1070,23 @@ static int mismatches;
 static void read_job(void)
 {
 	FILE *f = fopen(JOB_FILE, "r");
-	char jl[256];
+	char jl[256], off[64] = "";
+	char *tok, *save;
+	int i;
 
 	if (!f)
 		return;
 	if (fgets(jl, sizeof(jl), f))
-		sscanf(jl, "seeds %llu %llu %d %d", &job_first, &job_count,
-		       &job_nops, &job_shrink);
+		sscanf(jl, "seeds %llu %llu %d %d %63s", &job_first,
+		       &job_count, &job_nops, &job_shrink, off);
 	fclose(f);
+	/* "off=ROW,ROW": rules that may be turned off (not rows 1 and 5) */
+	for (tok = strtok_r(off + 4 * !strncmp(off, "off=", 4), ",", &save);
+	     tok; tok = strtok_r(NULL, ",", &save))
+		for (i = 0; i < R_COUNT; i++)
+			if (rules[i].row == atoi(tok) && i != R_INO_TIMES &&
+			    i != R_RMDIR_DEPENDED)
+				rule_off[i] = true;
 	if (job_nops > MAX_OPS)
 		job_nops = MAX_OPS;
 }
