@@ -147,6 +147,7 @@ struct op {
 };
 
 static struct op ops[MAX_OPS];
+static unsigned long long cur_seed;	/* the one ops[] came from */
 
 /* xorshift64*, seeded through splitmix64 */
 static unsigned long long rng;
@@ -183,6 +184,7 @@ static void generate(unsigned long long seed, int nops)
 {
 	int total = 0, i, k;
 
+	cur_seed = seed;
 	seed_rng(seed);
 	for (k = 0; k < OP_KINDS; k++)
 		total += weights[k];
@@ -214,7 +216,7 @@ static struct {
 	bool pos_off;	/* position from that size, until SEEK_SET */
 } fds[FDS];
 
-static bool depended[ARRAY_SIZE(dirs)];
+static int depended[ARRAY_SIZE(dirs)];	/* dependencies held on each */
 static bool reshown[ARRAY_SIZE(dirs)];	/* read again at 0 (row 20) */
 static bool truncated[ARRAY_SIZE(dirs)][ARRAY_SIZE(attrs)];
 
@@ -750,9 +752,9 @@ static void run_op(const struct op *op)
 			errno = -ret;
 		result(ret);
 		if (!ret && k == CTL_PATH_FIRST + 1)
-			depended[target] = false;
+			depended[target]--;
 		else if (!ret && k != CTL_PATH_FIRST + 1 && k >= CTL_PATH_FIRST)
-			depended[target] = true;
+			depended[target]++;
 		break;
 	}
 	case OP_CAT:
@@ -918,9 +920,9 @@ static bool teardown(void)
 		char c[600];
 
 		snprintf(c, sizeof(c), "undepend %s", dirs[i]);
-		while (depended[i] && !put(T "/ctl", c))
+		while (!put(T "/ctl", c))
 			;
-		depended[i] = false;
+		depended[i] = 0;
 	}
 	for (pass = 0; pass < 3; pass++)
 		sweep(T);
@@ -980,14 +982,23 @@ static bool run_seq(int which, int nops, const bool *pick, bool keep,
 		run_op(&ops[i]);
 		total_ops[which]++;
 		h = fnv(h, line, line_len);
+		lines[which][i] = strdup(line);
 		if (keep) {
-			lines[which][i] = strdup(line);
 			free(cmds[i]);
 			cmds[i] = strdup(shell);
 		}
 	}
 	*digest = h;
-	return teardown();
+	if (teardown())
+		return true;
+	/* What the sequence did, and what is left of the tree. */
+	say("fz seed %llu left this on %s:", cur_seed, mod_names[which]);
+	for (i = 0; i < nops; i++)
+		if (lines[which][i])
+			say("fz   %s", lines[which][i]);
+	sh("find " T " -exec ls -ld {} +");
+	sh("cat " T "/events " T "/live");
+	return false;
 }
 
 static bool failed_run;
