@@ -14,8 +14,10 @@
  * legitimately differ is left out of the lines by the rules in rules[],
  * each tied to its row of docs/differences.md and counted when it fires.
  *
- * The job is the first line of /tests/fuzz.job (scripts/fuzz-diff.sh
- * puts it in the initramfs): "seeds FIRST COUNT NOPS [SHRINK [off=ROWS]]",
+ * The job is a line of /tests/fuzz.job (scripts/fuzz-diff.sh puts it in
+ * the initramfs; the Nth run of the boot takes line N, so that a long
+ * campaign is split into runs whose kernel log each fits the buffer):
+ * "seeds FIRST COUNT NOPS [SHRINK [off=ROWS]]",
  * SHRINK the number of differing seeds to shrink (3), ROWS a comma list
  * of rules to turn off, to show that each is needed (rows 1 and 5 stay).
  * Without it, the short form: "seeds 0 200 60 3". Diagnostics: "# fz ops
@@ -44,6 +46,7 @@
 #include "conf_ktap.h"
 
 #define JOB_FILE	"/tests/fuzz.job"
+#define JOB_NEXT	"/tmp/fuzz.next"	/* the job line the next run takes */
 #define CNG_KO		"/lib/modules/cng/cng_test.ko"
 #define MAX_OPS		4096
 #define FDS		4
@@ -212,8 +215,7 @@ static struct {
 	int path;	/* dir * 100 + attr */
 	bool shown;	/* read from once: stock keeps that buffer */
 	bool seeked;	/* moved back or written since */
-	bool trunc;	/* opened with O_TRUNC: stock's size is 0 */
-	bool pos_off;	/* position from that size, until SEEK_SET */
+	bool pos_off;	/* position from a truncated size, until SEEK_SET */
 } fds[FDS];
 
 static int depended[ARRAY_SIZE(dirs)];	/* dependencies held on each */
@@ -536,7 +538,6 @@ static void run_op(const struct op *op)
 		fds[slot].path = op->a * 100 + attr;
 		fds[slot].shown = false;
 		fds[slot].seeked = false;
-		fds[slot].trunc = mode & O_TRUNC;
 		fds[slot].pos_off = false;
 		if (mode & O_TRUNC)
 			truncated[op->a][attr] = true;
@@ -604,7 +605,8 @@ static void run_op(const struct op *op)
 		fix_enodev(ret);
 		if (whence == SEEK_SET)
 			fds[slot].pos_off = false;
-		else if (whence == SEEK_END && fds[slot].trunc)
+		else if (whence == SEEK_END &&
+			 truncated[fds[slot].path / 100][fds[slot].path % 100])
 			fds[slot].pos_off = true;
 		if (ret >= 0 && fds[slot].pos_off && rule(R_TRUNC_SIZE)) {
 			out(" -> pos(row %d)", rules[R_TRUNC_SIZE].row);
@@ -1138,13 +1140,25 @@ static void read_job(void)
 	FILE *f = fopen(JOB_FILE, "r");
 	char jl[256], off[64] = "";
 	char *tok, *save;
-	int i;
+	int i, line_no = 0, want = 0;
+	FILE *next = fopen(JOB_NEXT, "r");
 
+	if (next) {
+		if (fscanf(next, "%d", &want) != 1)
+			want = 0;
+		fclose(next);
+	}
+	next = fopen(JOB_NEXT, "w");
+	if (next) {
+		fprintf(next, "%d\n", want + 1);
+		fclose(next);
+	}
 	if (!f)
 		return;
-	if (fgets(jl, sizeof(jl), f))
-		sscanf(jl, "seeds %llu %llu %d %d %63s", &job_first,
-		       &job_count, &job_nops, &job_shrink, off);
+	while (fgets(jl, sizeof(jl), f))
+		if (line_no++ == want)
+			sscanf(jl, "seeds %llu %llu %d %d %63s", &job_first,
+			       &job_count, &job_nops, &job_shrink, off);
 	fclose(f);
 	/* "off=ROW,ROW": rules that may be turned off (not rows 1 and 5) */
 	for (tok = strtok_r(off + 4 * !strncmp(off, "off=", 4), ",", &save);
