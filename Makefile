@@ -7,6 +7,7 @@
 #   make check        every check and test; CONFIGFS=stock|ours|"ours stock"
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
+#   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
@@ -96,6 +97,10 @@ guest: all
 check-debug: all
 	scripts/check.sh debug
 
+# Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=
+fuzz: all
+	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
+
 # Benchmarks: ours vs stock vs tmpfs in one boot (QUICK=1: a reduced set)
 bench: all
 	scripts/bench.sh
@@ -124,4 +129,4 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug bench bench-fakenbd bench-profile bench-perf lint clean
+	check-debug fuzz bench bench-fakenbd bench-profile bench-perf lint clean

@@ -8,6 +8,7 @@
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
+# 300 seeds of the differential fuzzer (ours against stock, one boot),
 # one round of the benchmark's quick set, the demo of `make run`, the
 # runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
 # (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
@@ -211,6 +212,9 @@ debug_suites() {
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
 	*)	lint_steps; host_tests; guest_suites
+		echo "# differential fuzzing, ours against stock"
+		FUZZ_OUT=$out/fuzz tap_stream fuzz_ours_vs_stock \
+			"$TOP/scripts/fuzz-diff.sh" 300 0 60
 		step bench_quick_set_reports_every_target bench_quick_set
 		step demo_of_make_run_runs_to_its_end demo_runs
 		runner_selftest

@@ -1,0 +1,1250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Differential fuzzer, single process: from a seed, a sequence of
+ * configfs operations over cng_test, each outcome one normalised line.
+ * Every seed runs on stock and on ours in this one boot: the program
+ * unmounts configfs, swaps the module and mounts it again, and compares
+ * the digests of the lines. A seed that differs is logged on both, cut
+ * after its first differing line and shrunk by delta debugging (every
+ * candidate run on both modules) to a minimal reproducer, printed as
+ * shell commands with the outcomes.
+ *
+ * The sequence depends on the seed alone, never on outcomes, so that any
+ * subset of it (the shrinker's candidates) is well defined. What may
+ * legitimately differ is left out of the lines by the rules in rules[],
+ * each tied to its row of docs/differences.md and counted when it fires.
+ *
+ * The job is a line of /tests/fuzz.job (scripts/fuzz-diff.sh puts it in
+ * the initramfs; the Nth run of the boot takes line N, so that a long
+ * campaign is split into runs whose kernel log each fits the buffer):
+ * "seeds FIRST COUNT NOPS [SHRINK [off=ROWS]]",
+ * SHRINK the number of differing seeds to shrink (3), ROWS a comma list
+ * of rules to turn off, to show that each is needed (rows 1 and 5 stay).
+ * Without it, the short form: "seeds 0 200 60 3". Diagnostics: "# fz ops
+ * MODULE N", "# fz rule MODULE ROW NAME COUNT", "# fz seed N differs",
+ * then the reproducers. Before each sequence cng_test is loaded fresh;
+ * after it, the tree is taken down and cng_test unloaded; the boot's
+ * module is loaded at the end.
+ *
+ *   cng_test/
+ *   |-- items/a, items/b     items
+ *   |-- n0/, n1/             nodes; n0/sub/x, n1/sub/y items, n0/m node,
+ *   |                        n0/m/sub/w item
+ *   |-- narrow/p, wide/q     items of 1 and 64 attributes
+ *   |-- rt0/inner            ctl register / unregister
+ *   |-- rt1/k                ctl register_make / unregister; mkdir
+ *   `-- d0                   ctl register_default / unregister_default
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <sys/xattr.h>
+
+#include "conf_ktap.h"
+
+#define JOB_FILE	"/tests/fuzz.job"
+#define JOB_NEXT	"/tmp/fuzz.next"	/* the job line the next run takes */
+#define CNG_KO		"/lib/modules/cng/cng_test.ko"
+#define MAX_OPS		4096
+#define FDS		4
+#define LINE_MAX_LEN	8192
+
+/* The intentional differences this program leaves out of its lines. */
+enum rule_id {
+	R_INO_TIMES, R_ENODEV, R_RMDIR_DEPENDED, R_SORTED, R_REREAD,
+	R_XATTR_ERROR, R_TRUNC_SIZE, R_UNREG_BUSY, R_COUNT,
+};
+
+static struct {
+	int row;
+	const char *name;
+	long fired[2];	/* on stock, on ours */
+} rules[R_COUNT] = {
+	[R_INO_TIMES] = { 1, "stat_ino_and_times_left_out" },
+	[R_ENODEV] = { 2, "enodev_on_fd_of_removed_item_read_as_enoent" },
+	[R_RMDIR_DEPENDED] = { 5, "rmdir_over_depended_default_group_not_run" },
+	[R_SORTED] = { 9, "listing_sorted" },
+	[R_REREAD] = { 20, "reread_at_0_content_and_show_event_left_out" },
+	[R_XATTR_ERROR] = { 21, "getxattr_user_configfs_error_left_out" },
+	[R_TRUNC_SIZE] = { 8, "size_or_position_from_o_trunc_left_out" },
+	[R_UNREG_BUSY] = { 4, "unregister_of_group_with_user_items_not_run" },
+};
+
+static int rule_mod;	/* the module a sequence runs on */
+static bool rule_off[R_COUNT];	/* turned off by the job, to see it needed */
+
+static int fire(enum rule_id r)
+{
+	rules[r].fired[rule_mod]++;
+	return rules[r].row;
+}
+
+/* Rule @r applies here: true, and counted, unless the job turned it off. */
+static bool rule(enum rule_id r)
+{
+	if (rule_off[r])
+		return false;
+	fire(r);
+	return true;
+}
+
+/* Paths relative to cng_test/: directories first, used by every op. */
+static const char *const dirs[] = {
+	"items/a", "items/b", "n0", "n1", "n0/sub/x", "n1/sub/y", "n0/m",
+	"narrow/p", "wide/q", "n0/m/sub/w",	/* 0..9: mkdir makes these */
+	"fixed/z", "items", "n0/sub", "fixed/inner", "rt0", "rt0/inner",
+	"d0", "", "n0/sub/deep", "nope/x", "rt1", "rt1/k",
+};
+
+#define MKDIRS		10
+
+static const char *const attrs[] = {
+	"data", "store_ret", "show_ret", "name", "big", "wo", "blob",
+	"blob_small", "blob_wo", "bin_ret", "link_ret", "w07", "nope",
+	"live", "late", "events",
+};
+
+/* Link sources are items and nodes; rt0 and d0 have no allow_link. */
+static const char *const link_dirs[] = {
+	"items/a", "items/b", "n0", "n1", "n0/sub/x", "n0/m",
+};
+
+static const char *const ctls[] = {
+	"register rt0", "unregister rt0", "register_default d0",
+	"unregister_default d0", "make_err 12", "make_err 0", "nosuch x",
+	"register_make rt1", "unregister rt1",
+	"depend %s", "undepend %s", "depend_unlocked %s",
+};
+
+#define CTL_PATH_FIRST	9
+
+static const char *const xattr_names[] = {
+	"user.configfs.error", "user.x", "trusted.t", "security.capability",
+};
+
+enum op_kind {
+	OP_MKDIR, OP_RMDIR, OP_SYMLINK, OP_UNLINK, OP_RENAME, OP_OPEN,
+	OP_READ, OP_WRITE, OP_LSEEK, OP_CLOSE, OP_TRUNCATE, OP_CHMOD,
+	OP_CHOWN, OP_UTIMES, OP_STAT, OP_READDIR, OP_READLINK, OP_GETXATTR,
+	OP_SETXATTR, OP_DROP, OP_CTL, OP_CAT, OP_ECHO, OP_EVENTS, OP_REMOUNT,
+	OP_KINDS,
+};
+
+/* Relative weights of the kinds. */
+static const int weights[OP_KINDS] = {
+	[OP_MKDIR] = 10, [OP_RMDIR] = 7, [OP_SYMLINK] = 5, [OP_UNLINK] = 4,
+	[OP_RENAME] = 1, [OP_OPEN] = 5, [OP_READ] = 5, [OP_WRITE] = 5,
+	[OP_LSEEK] = 2, [OP_CLOSE] = 3, [OP_TRUNCATE] = 1, [OP_CHMOD] = 2,
+	[OP_CHOWN] = 1, [OP_UTIMES] = 1, [OP_STAT] = 5, [OP_READDIR] = 5,
+	[OP_READLINK] = 2, [OP_GETXATTR] = 2, [OP_SETXATTR] = 1,
+	[OP_DROP] = 2, [OP_CTL] = 7, [OP_CAT] = 7, [OP_ECHO] = 7,
+	[OP_EVENTS] = 3, [OP_REMOUNT] = 1,
+};
+
+struct op {
+	enum op_kind kind;
+	int a, b, c, d;
+};
+
+static struct op ops[MAX_OPS];
+static unsigned long long cur_seed;	/* the one ops[] came from */
+
+/* xorshift64*, seeded through splitmix64 */
+static unsigned long long rng;
+
+static unsigned int rnd(unsigned int n)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (unsigned int)((rng * 0x2545F4914F6CDD1DULL) >> 32) % n;
+}
+
+static void seed_rng(unsigned long long seed)
+{
+	unsigned long long z = seed + 0x9E3779B97F4A7C15ULL;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	rng = (z ^ (z >> 31)) | 1;
+}
+
+/* A directory: mostly one near the top, then one mkdir can make. */
+static int pick_dir(void)
+{
+	static const int near[] = { 0, 1, 2, 3, 4 };
+	int r = rnd(20);
+
+	if (r < 8)
+		return near[rnd(ARRAY_SIZE(near))];
+	return r < 15 ? (int)rnd(MKDIRS) : (int)rnd(ARRAY_SIZE(dirs));
+}
+
+static void generate(unsigned long long seed, int nops)
+{
+	int total = 0, i, k;
+
+	cur_seed = seed;
+	seed_rng(seed);
+	for (k = 0; k < OP_KINDS; k++)
+		total += weights[k];
+	for (i = 0; i < nops; i++) {
+		struct op *op = &ops[i];
+		int r = rnd(total);
+
+		for (k = 0; r >= weights[k]; k++)
+			r -= weights[k];
+		op->kind = k;
+		op->a = pick_dir();
+		op->b = rnd(1000);
+		op->c = rnd(1000);
+		op->d = pick_dir();
+		/* Most sequences start by making a few of the directories. */
+		if (i < 4 && seed % 4)
+			*op = (struct op){ OP_MKDIR, i == 3 ? 7 : i * 2,
+					   op->b, op->c, op->d };
+	}
+}
+
+/* Per-sequence state: open files and the dependencies held. */
+static struct {
+	int fd;
+	int path;	/* dir * 100 + attr */
+	bool shown;	/* read from once: stock keeps that buffer */
+	bool seeked;	/* moved back or written since */
+	bool pos_off;	/* position from a truncated size, until SEEK_SET */
+} fds[FDS];
+
+static int depended[ARRAY_SIZE(dirs)];	/* dependencies held on each */
+static bool reshown[ARRAY_SIZE(dirs)];	/* read again at 0 (row 20) */
+static bool truncated[ARRAY_SIZE(dirs)][ARRAY_SIZE(attrs)];
+
+static char line[LINE_MAX_LEN];
+static size_t line_len;
+
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (line_len >= sizeof(line) - 1)
+		return;
+	va_start(ap, fmt);
+	line_len += vsnprintf(line + line_len, sizeof(line) - line_len, fmt,
+			      ap);
+	va_end(ap);
+	if (line_len > sizeof(line) - 1)
+		line_len = sizeof(line) - 1;
+}
+
+/* The outcome of a call: its value or its errno's name. */
+static void result(long ret)
+{
+	if (ret < 0)
+		out(" -> %s", ename(errno));
+	else
+		out(" -> %ld", ret);
+}
+
+/* Bytes as text: printable as is, others escaped; long runs counted. */
+static void out_bytes(const char *buf, long n)
+{
+	long i;
+
+	out(" '");
+	for (i = 0; i < n && i < 200; i++) {
+		unsigned char ch = buf[i];
+
+		if (ch >= 32 && ch < 127 && ch != '\'' && ch != '\\')
+			out("%c", ch);
+		else
+			out("\\x%02x", ch);
+	}
+	if (n > 200) {
+		unsigned int h = 2166136261u;
+
+		for (; i < n; i++)
+			h = (h ^ (unsigned char)buf[i]) * 16777619u;
+		out("...+%ld:%08x", n - 200, h);
+	}
+	out("'");
+}
+
+static char shell[LINE_MAX_LEN];
+
+static void cmd(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(shell, sizeof(shell), fmt, ap);
+	va_end(ap);
+}
+
+static void path_of(char *buf, size_t size, int dir, const char *name)
+{
+	const char *d = dirs[dir];
+
+	snprintf(buf, size, T "%s%s%s%s", *d ? "/" : "", d,
+		 name ? "/" : "", name ? name : "");
+}
+
+static int pick_attr(int r)
+{
+	return r % ARRAY_SIZE(attrs);
+}
+
+/* What to write to attribute @attr: a value that fits it, mostly. */
+static const char *value_for(int attr, int r, size_t *len)
+{
+	static char big[10001];
+	static const char *const data_vals[] = {
+		"hello\n", "", "v2", "0", "with space\n", "\xff\x01",
+	};
+	static const char *const ret_vals[] = {
+		"0", "-22", "2", "-5", "x", "-28",
+	};
+	static const char *const ctl_ish[] = { "clear", "1" };
+	const char *name = attrs[attr];
+
+	memset(big, 'z', sizeof(big));
+	if (r % 13 == 0) {
+		*len = 4096 + (r / 13) % 2;
+		return big;
+	}
+	if (!strcmp(name, "blob") && r % 7 == 0) {
+		*len = 10000 + (r / 7) % 2;
+		return big;
+	}
+	if (strstr(name, "blob") && r % 5 == 0) {
+		*len = 16 + (r / 5) % 50;
+		return big;
+	}
+	if (strstr(name, "_ret")) {
+		*len = strlen(ret_vals[r % ARRAY_SIZE(ret_vals)]);
+		return ret_vals[r % ARRAY_SIZE(ret_vals)];
+	}
+	if (!strcmp(name, "events")) {
+		*len = strlen(ctl_ish[r % 2]);
+		return ctl_ish[r % 2];
+	}
+	*len = strlen(data_vals[r % ARRAY_SIZE(data_vals)]);
+	return data_vals[r % ARRAY_SIZE(data_vals)];
+}
+
+/* show_ret of more than a page WARNs on stock (row 7): never written. */
+
+static void op_stat(const char *path, int dir, int attr)
+{
+	struct stat st;
+	long ret = lstat(path, &st);
+
+	result(ret);
+	if (ret)
+		return;
+	fire(R_INO_TIMES);
+	out(" %c%04o %u:%u n%lu", S_ISDIR(st.st_mode) ? 'd' :
+	    S_ISLNK(st.st_mode) ? 'l' : S_ISREG(st.st_mode) ? 'f' : '?',
+	    st.st_mode & 07777, st.st_uid, st.st_gid,
+	    (unsigned long)st.st_nlink);
+	if (attr >= 0 && truncated[dir][attr] && rule(R_TRUNC_SIZE))
+		out(" size(row %d)", rules[R_TRUNC_SIZE].row);
+	else
+		out(" s%lld", (long long)st.st_size);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void op_readdir(const char *path)
+{
+	char *names[256];
+	struct dirent *de;
+	int n = 0, i;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		result(-1);
+		return;
+	}
+	while ((de = readdir(d)) && n < 256) {
+		char buf[300];
+
+		snprintf(buf, sizeof(buf), "%s%s", de->d_name,
+			 de->d_type == DT_DIR ? "/" :
+			 de->d_type == DT_LNK ? "@" : "");
+		names[n++] = strdup(buf);
+	}
+	closedir(d);
+	if (rule(R_SORTED))
+		qsort(names, n, sizeof(*names), name_cmp);
+	out(" -> %d", n);
+	for (i = 0; i < n; i++) {
+		out(" %s", names[i]);
+		free(names[i]);
+	}
+}
+
+/*
+ * Drops from an event log the show lines of the directories whose data
+ * was read again from offset 0 by one open file: stock does not call
+ * show for it, ours does (row 20). Returns the new length.
+ */
+static long strip_reshows(char *log)
+{
+	char *src = log, *dst = log, *nl;
+	char want[300];
+	unsigned int i;
+
+	while (*src) {
+		bool drop = false;
+		size_t n;
+
+		nl = strchr(src, '\n');
+		n = nl ? (size_t)(nl - src + 1) : strlen(src);
+		for (i = 0; i < ARRAY_SIZE(dirs) && !drop; i++) {
+			if (!reshown[i])
+				continue;
+			snprintf(want, sizeof(want), "show %s/data\n", dirs[i]);
+			drop = n == strlen(want) && !strncmp(src, want, n);
+		}
+		if (drop && rule(R_REREAD)) {
+			src += n;
+			continue;
+		}
+		memmove(dst, src, n);
+		dst += n;
+		src += n;
+	}
+	*dst = '\0';
+	memset(reshown, 0, sizeof(reshown));
+	return dst - log;
+}
+
+static void fix_enodev(long ret)
+{
+	if (ret < 0 && errno == ENODEV && rule(R_ENODEV))
+		errno = ENOENT;
+}
+
+static void run_op(const struct op *op)
+{
+	char p1[512], p2[512], buf[10240];
+	int slot = op->b % FDS, attr = pick_attr(op->c);
+	long ret;
+	size_t len;
+	int i;
+
+	/* An operation on a closed file takes the first open one, if any. */
+	for (i = 0; op->kind != OP_OPEN && fds[slot].fd < 0 && i < FDS; i++)
+		if (fds[i].fd >= 0)
+			slot = i;
+
+	line_len = 0;
+	shell[0] = '\0';
+	switch (op->kind) {
+	case OP_MKDIR:
+		path_of(p1, sizeof(p1), op->a, NULL);
+		out("mkdir %s", dirs[op->a]);
+		cmd("mkdir %s", p1);
+		result(mkdir(p1, 0755));
+		break;
+	case OP_RMDIR: {
+		size_t n = strlen(dirs[op->a]);
+		unsigned int i;
+		bool held = false;
+
+		out("rmdir %s", dirs[op->a]);
+		path_of(p1, sizeof(p1), op->a, NULL);
+		cmd("rmdir %s", p1);
+		for (i = 0; i < ARRAY_SIZE(dirs); i++)
+			if (depended[i] && n && !strncmp(dirs[i], dirs[op->a], n) &&
+			    dirs[i][n] == '/')
+				held = true;
+		if (held) {
+			out(" not run (row %d)", fire(R_RMDIR_DEPENDED));
+			cmd("# rmdir %s not run (row 5)", p1);
+			break;
+		}
+		result(rmdir(p1));
+		break;
+	}
+	case OP_SYMLINK: {
+		int src = op->b % ARRAY_SIZE(link_dirs);
+		const char *target;
+
+		snprintf(p1, sizeof(p1), T "/%s/l%d", link_dirs[src],
+			 op->c % 2);
+		switch (op->c % 5) {
+		case 0:
+			target = "/tmp";
+			break;
+		case 1:
+			target = "../b";
+			break;
+		default:
+			path_of(p2, sizeof(p2), op->a, NULL);
+			target = p2;
+		}
+		out("symlink %s/l%d -> %s", link_dirs[src], op->c % 2,
+		    target == p2 ? dirs[op->a] : target);
+		cmd("ln -s %s %s", target, p1);
+		result(symlink(target, p1));
+		break;
+	}
+	case OP_UNLINK:
+		if (op->b % 3) {
+			snprintf(p1, sizeof(p1), T "/%s/l%d",
+				 link_dirs[op->b % ARRAY_SIZE(link_dirs)],
+				 op->c % 2);
+		} else {
+			path_of(p1, sizeof(p1), op->a, attrs[attr]);
+		}
+		out("unlink %s", p1 + strlen(T));
+		cmd("rm %s", p1);
+		result(unlink(p1));
+		break;
+	case OP_RENAME:
+		path_of(p1, sizeof(p1), op->a, NULL);
+		path_of(p2, sizeof(p2), op->d, NULL);
+		out("rename %s %s", dirs[op->a], dirs[op->d]);
+		cmd("mv %s %s", p1, p2);
+		result(rename(p1, p2));
+		break;
+	case OP_OPEN: {
+		static const int modes[] = {
+			O_RDONLY, O_WRONLY, O_RDWR, O_WRONLY | O_TRUNC,
+			O_RDWR | O_APPEND, O_RDONLY | O_DIRECTORY,
+			O_WRONLY | O_CREAT,
+		};
+		int mode = modes[op->b / FDS % ARRAY_SIZE(modes)];
+
+		path_of(p1, sizeof(p1), op->a, attrs[attr]);
+		out("open fd%d %s %o", slot, p1 + strlen(T), mode);
+		cmd("exec %d<>%s  # flags %o", slot + 3, p1, mode);
+		if (fds[slot].fd >= 0) {
+			out(" busy");
+			break;
+		}
+		ret = open(p1, mode | O_CLOEXEC, 0644);
+		result(ret);
+		if (ret < 0)
+			break;
+		fds[slot].fd = ret;
+		fds[slot].path = op->a * 100 + attr;
+		fds[slot].shown = false;
+		fds[slot].seeked = false;
+		fds[slot].pos_off = false;
+		if (mode & O_TRUNC)
+			truncated[op->a][attr] = true;
+		break;
+	}
+	case OP_READ:
+		len = op->c % 3 ? 4096 : op->c % 40;
+		out("read fd%d %zu", slot, len);
+		cmd("head -c %zu <&%d", len, slot + 3);
+		if (fds[slot].fd < 0) {
+			out(" closed");
+			break;
+		}
+		/* Stock shows once per file; ours again at offset 0 (row 20). */
+		if (fds[slot].shown &&
+		    lseek(fds[slot].fd, 0, SEEK_CUR) == 0)
+			fds[slot].seeked = true;
+		if (fds[slot].shown && fds[slot].seeked)
+			reshown[fds[slot].path / 100] = true;
+		ret = read(fds[slot].fd, buf, len);
+		fix_enodev(ret);
+		if (ret >= 0 && fds[slot].pos_off && rule(R_TRUNC_SIZE)) {
+			out(" -> read(row %d)", rules[R_TRUNC_SIZE].row);
+			break;
+		}
+		result(ret);
+		if (ret < 0)
+			break;
+		if (fds[slot].shown && fds[slot].seeked && rule(R_REREAD))
+			out(" content(row %d)", rules[R_REREAD].row);
+		else
+			out_bytes(buf, ret);
+		fds[slot].shown = true;
+		break;
+	case OP_WRITE: {
+		const char *v;
+
+		out("write fd%d", slot);
+		if (fds[slot].fd < 0) {
+			out(" closed");
+			break;
+		}
+		v = value_for(fds[slot].path % 100, op->c, &len);
+		out_bytes(v, len);
+		cmd("printf '%%s' '%.*s' >&%d", (int)(len > 64 ? 64 : len), v,
+		    slot + 3);
+		ret = write(fds[slot].fd, v, len);
+		fix_enodev(ret);
+		result(ret);
+		fds[slot].seeked = true;
+		break;
+	}
+	case OP_LSEEK: {
+		static const int whences[] = { SEEK_SET, SEEK_CUR, SEEK_END };
+		long off = op->c % 4 ? 0 : op->c % 5000;
+		int whence = whences[op->c / 4 % 3];
+
+		out("lseek fd%d %ld %d", slot, off, whence);
+		cmd("# lseek fd %d to %ld whence %d", slot + 3, off, whence);
+		if (fds[slot].fd < 0) {
+			out(" closed");
+			break;
+		}
+		ret = lseek(fds[slot].fd, off, whence);
+		fix_enodev(ret);
+		if (whence == SEEK_SET)
+			fds[slot].pos_off = false;
+		else if (whence == SEEK_END &&
+			 truncated[fds[slot].path / 100][fds[slot].path % 100])
+			fds[slot].pos_off = true;
+		if (ret >= 0 && fds[slot].pos_off && rule(R_TRUNC_SIZE)) {
+			out(" -> pos(row %d)", rules[R_TRUNC_SIZE].row);
+			fds[slot].seeked = true;
+			break;
+		}
+		result(ret);
+		fds[slot].seeked = true;
+		break;
+	}
+	case OP_CLOSE:
+		out("close fd%d", slot);
+		cmd("exec %d>&-", slot + 3);
+		if (fds[slot].fd < 0) {
+			out(" closed");
+			break;
+		}
+		ret = close(fds[slot].fd);
+		fix_enodev(ret);
+		result(ret);
+		fds[slot].fd = -1;
+		break;
+	case OP_TRUNCATE:
+		path_of(p1, sizeof(p1), op->a, attrs[attr]);
+		out("truncate %s %d", p1 + strlen(T), op->b % 200);
+		cmd("truncate -s %d %s", op->b % 200, p1);
+		ret = truncate(p1, op->b % 200);
+		result(ret);
+		if (!ret)
+			truncated[op->a][attr] = true;
+		break;
+	case OP_CHMOD: {
+		static const int mode_vals[] = { 0700, 0644, 0444, 0200, 0777,
+						 04755 };
+		int mode = mode_vals[op->b % ARRAY_SIZE(mode_vals)];
+
+		path_of(p1, sizeof(p1), op->a, op->c % 2 ? attrs[attr] : NULL);
+		out("chmod %s %o", p1 + strlen(T), mode);
+		cmd("chmod %o %s", mode, p1);
+		result(chmod(p1, mode));
+		break;
+	}
+	case OP_CHOWN:
+		path_of(p1, sizeof(p1), op->a, op->c % 2 ? attrs[attr] : NULL);
+		out("chown %s %d:%d", p1 + strlen(T), op->b % 3 * 1000,
+		    op->b % 2 * 1000);
+		cmd("chown %d:%d %s", op->b % 3 * 1000, op->b % 2 * 1000, p1);
+		result(lchown(p1, op->b % 3 * 1000, op->b % 2 * 1000));
+		break;
+	case OP_UTIMES: {
+		struct timespec ts[2] = { { 978307200, 0 }, { 978307200, 0 } };
+
+		path_of(p1, sizeof(p1), op->a, op->c % 2 ? attrs[attr] : NULL);
+		out("utimes %s", p1 + strlen(T));
+		cmd("touch -d 2001-01-01 %s", p1);
+		result(utimensat(AT_FDCWD, p1, ts, AT_SYMLINK_NOFOLLOW));
+		break;
+	}
+	case OP_STAT:
+		if (op->c % 3 == 0) {
+			path_of(p1, sizeof(p1), op->a, attrs[attr]);
+			out("stat %s", p1 + strlen(T));
+			cmd("stat %s", p1);
+			op_stat(p1, op->a, attr);
+		} else if (op->c % 3 == 1) {
+			path_of(p1, sizeof(p1), op->a, NULL);
+			out("stat %s", p1 + strlen(T));
+			cmd("stat %s", p1);
+			op_stat(p1, op->a, -1);
+		} else {
+			snprintf(p1, sizeof(p1), T "/%s/l%d",
+				 link_dirs[op->b % ARRAY_SIZE(link_dirs)],
+				 op->c % 2);
+			out("stat %s", p1 + strlen(T));
+			cmd("stat %s", p1);
+			op_stat(p1, op->a, -1);
+		}
+		break;
+	case OP_READDIR:
+		path_of(p1, sizeof(p1), op->a, NULL);
+		out("readdir %s", dirs[op->a]);
+		cmd("ls -a %s", p1);
+		op_readdir(p1);
+		break;
+	case OP_READLINK:
+		snprintf(p1, sizeof(p1), T "/%s/l%d",
+			 link_dirs[op->b % ARRAY_SIZE(link_dirs)], op->c % 2);
+		out("readlink %s", p1 + strlen(T));
+		cmd("readlink %s", p1);
+		ret = readlink(p1, buf, sizeof(buf));
+		result(ret);
+		if (ret >= 0)
+			out_bytes(buf, ret);
+		break;
+	case OP_GETXATTR: {
+		const char *name = xattr_names[op->b % ARRAY_SIZE(xattr_names)];
+
+		path_of(p1, sizeof(p1), op->a, op->c % 2 ? attrs[attr] : NULL);
+		out("getxattr %s %s", p1 + strlen(T), name);
+		cmd("getfattr -n %s %s", name, p1);
+		if (!strcmp(name, "user.configfs.error") &&
+		    rule(R_XATTR_ERROR)) {
+			out(" not recorded (row %d)", rules[R_XATTR_ERROR].row);
+			break;
+		}
+		ret = lgetxattr(p1, name, buf, sizeof(buf));
+		result(ret);
+		if (ret >= 0)
+			out_bytes(buf, ret);
+		break;
+	}
+	case OP_SETXATTR: {
+		const char *name = xattr_names[op->b % ARRAY_SIZE(xattr_names)];
+
+		path_of(p1, sizeof(p1), op->a, op->c % 2 ? attrs[attr] : NULL);
+		out("setxattr %s %s", p1 + strlen(T), name);
+		cmd("setfattr -n %s -v 1 %s", name, p1);
+		result(lsetxattr(p1, name, "1", 1, 0));
+		break;
+	}
+	case OP_DROP:
+		out("drop_caches");
+		cmd("echo 7 > /proc/sys/vm/drop_caches");
+		/* 4: and say nothing, or the kernel log overflows */
+		result(put("/proc/sys/vm/drop_caches", "7") < 0 ? -1 : 0);
+		break;
+	case OP_CTL: {
+		int k = op->b % ARRAY_SIZE(ctls);
+		int target = op->a;
+
+		if (k >= CTL_PATH_FIRST && (target == 14 || target == 15 ||
+					    target == 16 || target == 20))
+			target = 2;	/* kernel-made parts: row 10 */
+		snprintf(buf, sizeof(buf), ctls[k], dirs[target]);
+		out("ctl %s", buf);
+		cmd("echo '%s' > " T "/ctl", buf);
+		if (!strcmp(buf, "unregister rt1") && !access(T "/rt1/k", F_OK)) {
+			out(" not run (row %d)", fire(R_UNREG_BUSY));
+			cmd("# unregister rt1 not run (row 4)");
+			break;
+		}
+		errno = 0;
+		ret = put(T "/ctl", buf);
+		if (ret < 0)
+			errno = -ret;
+		result(ret);
+		if (!ret && k == CTL_PATH_FIRST + 1)
+			depended[target]--;
+		else if (!ret && k != CTL_PATH_FIRST + 1 && k >= CTL_PATH_FIRST)
+			depended[target]++;
+		break;
+	}
+	case OP_CAT:
+		path_of(p1, sizeof(p1), op->a, attrs[attr]);
+		out("cat %s", p1 + strlen(T));
+		cmd("cat %s", p1);
+		ret = slurp(p1, buf, sizeof(buf));
+		if (ret < 0)
+			errno = -ret;
+		result(ret);
+		if (ret >= 0)
+			out_bytes(buf, ret);
+		break;
+	case OP_ECHO: {
+		const char *v = value_for(attr, op->b, &len);
+		int fd;
+
+		path_of(p1, sizeof(p1), op->a, attrs[attr]);
+		out("echo %s", p1 + strlen(T));
+		out_bytes(v, len);
+		cmd("printf '%%s' '%.*s' > %s", (int)(len > 64 ? 64 : len), v,
+		    p1);
+		fd = open(p1, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			result(fd);
+			break;
+		}
+		ret = write(fd, v, len);
+		result(ret);
+		out(" close");
+		result(close(fd));
+		break;
+	}
+	case OP_EVENTS:
+		out("events");
+		cmd("cat " T "/events; echo clear > " T "/events");
+		ret = slurp(T "/events", buf, sizeof(buf));
+		if (ret < 0)
+			errno = -ret;
+		if (ret >= 0)
+			ret = strip_reshows(buf);
+		result(ret);
+		if (ret >= 0)
+			out_bytes(buf, ret);
+		events_clear();
+		break;
+	case OP_REMOUNT:
+		out("umount");
+		cmd("umount " CFS "; mount -t configfs none " CFS);
+		ret = umount(CFS);
+		result(ret);
+		if (ret)
+			break;
+		out(" mount");
+		ret = mount("none", CFS, "configfs", 0, NULL);
+		result(ret);
+		if (ret) {
+			say("mount configfs: %s", ename(errno));
+			exit(1);
+		}
+		break;
+	case OP_KINDS:
+		break;
+	}
+}
+
+/* The two modules, swapped under the mount; cur is the one loaded. */
+enum { STOCK, OURS };
+static const char *const mod_names[] = { "stock", "ours" };
+static int cur = -1;
+static long total_ops[2];
+
+static int load_ko(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long ret;
+
+	if (fd < 0)
+		return -1;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	return ret;
+}
+
+/* umount, unload configfs, load the other one, mount; false on failure */
+static bool swap_to(int which)
+{
+	char path[256];
+	struct utsname uts;
+	int tries;
+
+	if (cur == which)
+		return true;
+	for (tries = 0; umount(CFS); tries++) {
+		if (tries == 50) {
+			say("umount " CFS ": %s", ename(errno));
+			return false;
+		}
+		usleep(20000);
+	}
+	for (tries = 0; syscall(SYS_delete_module, "configfs", O_NONBLOCK);
+	     tries++) {
+		if (tries == 50) {
+			say("configfs does not unload: %s", ename(errno));
+			return false;
+		}
+		usleep(20000);
+	}
+	uname(&uts);
+	if (which == STOCK)
+		snprintf(path, sizeof(path),
+			 "/lib/modules/%s/kernel/fs/configfs/configfs.ko",
+			 uts.release);
+	else
+		snprintf(path, sizeof(path), "/lib/modules/cng/configfs.ko");
+	if (load_ko(path)) {
+		say("load %s: %s", path, ename(errno));
+		return false;
+	}
+	if (mount("none", CFS, "configfs", 0, NULL)) {
+		say("mount configfs: %s", ename(errno));
+		return false;
+	}
+	cur = which;
+	return true;
+}
+
+/* Unlinks every link and removes every directory it can, bottom up. */
+static void sweep(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+	char sub[1024];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		if (de->d_type == DT_LNK) {
+			unlink(sub);
+		} else if (de->d_type == DT_DIR) {
+			sweep(sub);
+			rmdir(sub);
+		}
+	}
+	closedir(d);
+}
+
+/* Takes the tree down and unloads cng_test; false if it stays. */
+static bool teardown(void)
+{
+	unsigned int i;
+	int pass;
+
+	for (i = 0; i < FDS; i++) {
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+		fds[i].fd = -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char c[600];
+
+		snprintf(c, sizeof(c), "undepend %s", dirs[i]);
+		while (!put(T "/ctl", c))
+			;
+		depended[i] = 0;
+	}
+	for (pass = 0; pass < 3; pass++)
+		sweep(T);
+	put(T "/ctl", "unregister rt0");
+	put(T "/ctl", "unregister rt1");
+	put(T "/ctl", "unregister_default d0");
+	put("/proc/sys/vm/drop_caches", "7");
+	for (pass = 0; pass < 50; pass++) {
+		if (!syscall(SYS_delete_module, "cng_test", O_NONBLOCK))
+			return true;
+		usleep(20000);
+	}
+	say("cng_test does not unload on %s: %s", mod_names[cur],
+	    ename(errno));
+	return false;
+}
+
+static unsigned long long fnv(unsigned long long h, const char *s, size_t n)
+{
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return (h ^ '\n') * 0x100000001b3ULL;
+}
+
+/* Lines and commands of a logged run, per module. */
+static char *lines[2][MAX_OPS], *cmds[MAX_OPS];
+
+/*
+ * Runs ops[] where pick[] is set on module @which; the digest of the
+ * lines, and with @keep every line. false if cng_test could not be loaded
+ * or unloaded, or the module not swapped.
+ */
+static bool run_seq(int which, int nops, const bool *pick, bool keep,
+		    unsigned long long *digest)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	int i;
+
+	if (!swap_to(which))
+		return false;
+	rule_mod = which;
+	memset(depended, 0, sizeof(depended));
+	memset(reshown, 0, sizeof(reshown));
+	memset(truncated, 0, sizeof(truncated));
+	for (i = 0; i < FDS; i++)
+		fds[i].fd = -1;
+	if (load_ko(CNG_KO)) {
+		say("cannot load cng_test on %s: %s", mod_names[which],
+		    ename(errno));
+		return false;
+	}
+	for (i = 0; i < nops; i++) {
+		free(lines[which][i]);
+		lines[which][i] = NULL;
+		if (!pick[i])
+			continue;
+		run_op(&ops[i]);
+		total_ops[which]++;
+		h = fnv(h, line, line_len);
+		lines[which][i] = strdup(line);
+		if (keep) {
+			free(cmds[i]);
+			cmds[i] = strdup(shell);
+		}
+	}
+	*digest = h;
+	if (teardown())
+		return true;
+	/* What the sequence did, and what is left of the tree. */
+	say("fz seed %llu left this on %s:", cur_seed, mod_names[which]);
+	for (i = 0; i < nops; i++)
+		if (lines[which][i])
+			say("fz   %s", lines[which][i]);
+	sh("find " T " -exec ls -ld {} +");
+	sh("cat " T "/events " T "/live");
+	return false;
+}
+
+static bool failed_run;
+
+/* The subset differs on the two modules (the loaded one first). */
+static bool differs(int nops, const bool *pick)
+{
+	unsigned long long d[2];
+	int first = cur;
+
+	if (!run_seq(first, nops, pick, false, &d[first]) ||
+	    !run_seq(!first, nops, pick, false, &d[!first])) {
+		failed_run = true;
+		return false;
+	}
+	return d[0] != d[1];
+}
+
+static bool pick[MAX_OPS], cand[MAX_OPS];
+
+/* cand = the ops of idx[] outside [from, to) (out) or inside (!out) */
+static void make_cand(const int *idx, int len, int from, int to, bool out)
+{
+	int i;
+
+	memset(cand, 0, sizeof(cand));
+	for (i = 0; i < len; i++)
+		if ((i >= from && i < to) != out)
+			cand[idx[i]] = true;
+}
+
+/*
+ * Delta debugging (ddmin) of the seed's first @nops operations down to a
+ * 1-minimal list that still differs; the list in idx[], its length
+ * returned. Every candidate runs on both modules.
+ */
+static int shrink(int nops, int *idx)
+{
+	int len = nops, n = 2, i, j, k, rounds = 0;
+
+	for (i = 0; i < nops; i++)
+		idx[i] = i;
+	while (len >= 2 && !failed_run) {
+		bool found = false;
+
+		if (n > len)
+			n = len;
+		rounds++;
+		for (i = 0; i < n && !found; i++) {
+			make_cand(idx, len, i * len / n, (i + 1) * len / n,
+				  false);
+			if (differs(nops, cand)) {
+				found = true;
+				n = 2;
+			}
+		}
+		for (i = 0; n > 2 && i < n && !found; i++) {
+			make_cand(idx, len, i * len / n, (i + 1) * len / n,
+				  true);
+			if (differs(nops, cand)) {
+				found = true;
+				n = n > 3 ? n - 1 : 2;
+			}
+		}
+		if (found) {
+			for (j = k = 0; j < nops; j++)
+				if (cand[j])
+					idx[k++] = j;
+			len = k;
+			continue;
+		}
+		if (n >= len)
+			break;
+		n = n * 2;
+	}
+	say("fz shrunk to %d operations in %d rounds", len, rounds);
+	return len;
+}
+
+/* Logs @seed on both modules, shrinks it and prints the reproducer. */
+static bool report_seed(unsigned long long seed, int nops)
+{
+	static int idx[MAX_OPS];
+	unsigned long long d;
+	int i, k, len;
+
+	for (i = 0; i < nops; i++)
+		pick[i] = true;
+	if (!run_seq(STOCK, nops, pick, true, &d) ||
+	    !run_seq(OURS, nops, pick, true, &d))
+		return false;
+	for (k = 0; k < nops; k++)
+		if (strcmp(lines[STOCK][k], lines[OURS][k]))
+			break;
+	if (k == nops) {
+		say("fz seed %llu: the logged runs agree", seed);
+		return true;
+	}
+	say("fz seed %llu first differs at operation %d:", seed, k);
+	say("fz   stock: %s", lines[STOCK][k]);
+	say("fz   ours:  %s", lines[OURS][k]);
+	len = shrink(k + 1, idx);
+	if (failed_run)
+		return false;
+	memset(pick, 0, sizeof(pick));
+	for (i = 0; i < len; i++)
+		pick[idx[i]] = true;
+	if (!run_seq(STOCK, k + 1, pick, true, &d) ||
+	    !run_seq(OURS, k + 1, pick, true, &d))
+		return false;
+	say("fz seed %llu reproducer (insmod cng_test first):", seed);
+	for (i = 0; i < len; i++)
+		say("fz   %s", cmds[idx[i]]);
+	say("fz outcomes (stock | ours):");
+	for (i = 0; i < len; i++) {
+		const char *s = lines[STOCK][idx[i]], *o = lines[OURS][idx[i]];
+
+		if (strcmp(s, o))
+			say("fz   %s | %s", s, o);
+		else
+			say("fz   %s", s);
+	}
+	return true;
+}
+
+static unsigned long long job_first, job_count = 200;
+static int job_nops = 60, job_shrink = 3;
+static unsigned long long *digests[2];
+static int mismatches;
+
+/*
+ * The job: "seeds FIRST COUNT NOPS [SHRINK]" from JOB_FILE, or the
+ * short form's defaults.
+ */
+static void read_job(void)
+{
+	FILE *f = fopen(JOB_FILE, "r");
+	char jl[256], off[64] = "";
+	char *tok, *save;
+	int i, line_no = 0, want = 0;
+	FILE *next = fopen(JOB_NEXT, "r");
+
+	if (next) {
+		if (fscanf(next, "%d", &want) != 1)
+			want = 0;
+		fclose(next);
+	}
+	next = fopen(JOB_NEXT, "w");
+	if (next) {
+		fprintf(next, "%d\n", want + 1);
+		fclose(next);
+	}
+	if (!f)
+		return;
+	while (fgets(jl, sizeof(jl), f))
+		if (line_no++ == want)
+			sscanf(jl, "seeds %llu %llu %d %d %63s", &job_first,
+			       &job_count, &job_nops, &job_shrink, off);
+	fclose(f);
+	/* "off=ROW,ROW": rules that may be turned off (not rows 1 and 5) */
+	for (tok = strtok_r(off + 4 * !strncmp(off, "off=", 4), ",", &save);
+	     tok; tok = strtok_r(NULL, ",", &save))
+		for (i = 0; i < R_COUNT; i++)
+			if (rules[i].row == atoi(tok) && i != R_INO_TIMES &&
+			    i != R_RMDIR_DEPENDED)
+				rule_off[i] = true;
+	if (job_nops > MAX_OPS)
+		job_nops = MAX_OPS;
+}
+
+static bool every_seed_ran_on_both_modules(void)
+{
+	unsigned long long s;
+	int which, i;
+
+	read_job();
+	say("fz seeds %llu..%llu, %d operations each", job_first,
+	    job_first + job_count - 1, job_nops);
+	for (i = 0; i < job_nops; i++)
+		pick[i] = true;
+	for (which = 0; which < 2; which++) {
+		digests[which] = calloc(job_count, sizeof(unsigned long long));
+		if (!digests[which])
+			return false;
+	}
+	/* Stock first, then ours: the boot's module is loaded at the end. */
+	for (which = STOCK; which <= OURS; which++) {
+		for (s = 0; s < job_count; s++) {
+			generate(job_first + s, job_nops);
+			if (!run_seq(which, job_nops, pick, false,
+				     &digests[which][s]))
+				return false;
+		}
+	}
+	for (which = 0; which < 2; which++) {
+		say("fz ops %s %ld", mod_names[which], total_ops[which]);
+		for (i = 0; i < R_COUNT; i++)
+			say("fz rule %s %d %s %ld", mod_names[which],
+			    rules[i].row, rules[i].name, rules[i].fired[which]);
+	}
+	return true;
+}
+
+static bool every_seed_same_on_both_modules(void)
+{
+	unsigned long long s;
+	int shrunk = 0;
+
+	if (!digests[OURS])
+		return false;
+	for (s = 0; s < job_count; s++) {
+		if (digests[STOCK][s] == digests[OURS][s])
+			continue;
+		mismatches++;
+		say("fz seed %llu differs", job_first + s);
+		if (shrunk++ >= job_shrink)
+			continue;
+		generate(job_first + s, job_nops);
+		if (!report_seed(job_first + s, job_nops))
+			return false;
+	}
+	say("fz seeds that differ: %d of %llu", mismatches, job_count);
+	return !mismatches;
+}
+
+int main(void)
+{
+	static const struct tcase cases[] = {
+		{ "every_seed_ran_on_both_modules",
+		  every_seed_ran_on_both_modules },
+		{ "every_seed_same_on_both_modules",
+		  every_seed_same_on_both_modules },
+	};
+	const char *which = getenv("CNG_CONFIGFS");
+	int boot = which && !strcmp(which, "stock") ? STOCK : OURS;
+
+	if (!access(T, F_OK)) {
+		say("cng_test is already loaded");
+		return 1;
+	}
+	cur = boot;
+	run_cases(cases, ARRAY_SIZE(cases));
+	/* Leave the boot's module loaded, as init expects. */
+	if (!swap_to(boot))
+		return 1;
+	return ktap_failed ? 1 : 0;
+}
