@@ -133,9 +133,6 @@ int cng_commit_attach_stages_locked(struct cng_node *group)
 	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	if (list_empty(&cng_committables) &&
-	    !cng_header_commit_item(group->item->ci_type))
-		return 0;
 	if (!cng_commit_ops_find(group->item->ci_type, &ops))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
