@@ -155,7 +155,13 @@ int cng_commit_attach_stages_locked(struct cng_node *group)
 /*
  * Ask the client, then move the item's node. The VFS holds both stages
  * locked, so no mkdir, rmdir or other rename runs in either meanwhile;
- * only a kernel-side removal can, and then the item stays where it was.
+ * only a kernel-side removal can. It deactivates the item and waits for
+ * our active references, so for the client's call to return (signals do
+ * not cut it short: the client's call decides); then the item is no
+ * longer LIVE, the move is not made and the rename fails with -ENOENT,
+ * even though the client committed: its drop_item comes next and must
+ * release a live item anyway (commit_stress's dyn/ races exactly this).
+ * Nothing here allocates (commit_faults).
  */
 static int cng_commit_move(struct cng_node *node, struct cng_node *from,
 			   struct cng_node *to)
@@ -216,6 +222,7 @@ int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 	struct cng_call call;
 	int ret;
 
+	/* A stage's parent is its group's node for the stage's life. */
 	if (ci->kind != CNG_FILE_DIR || !(from->flags & CNG_NODE_STAGE) ||
 	    !(to->flags & CNG_NODE_STAGE) || from == to ||
 	    from->parent != to->parent)
