@@ -4,11 +4,14 @@
  * it. fakenbd_start() connects, negotiates and adds the disk;
  * fakenbd_stop() takes it down.
  *
- * A request's path: queue_rq puts it on the device's transmit list and
- * kicks the transmit work, which writes it to the socket (never in the
- * submitter's context, where a signal would cut a request in half on the
- * wire). The receive thread reads replies, finds each one's request by the
- * tag in its handle and completes it. When the connection dies (the server
+ * A request's path: queue_rq writes it to the socket at once when nothing
+ * is queued ahead of it and the socket takes it without waiting
+ * (MSG_DONTWAIT: a signal to the submitter cannot cut it short, as nothing
+ * waits; and no work item is woken per request). Otherwise it goes on the
+ * device's transmit list, the rest of a half-written one at its head, and
+ * the transmit work writes the list out, waiting as long as the socket's
+ * timeout allows. The receive thread reads replies, finds each one's
+ * request by the tag in its handle and completes it. When the connection dies (the server
  * closed it, a request timed out, the server broke the protocol), the
  * socket is shut down, which unblocks both sides, and the receive thread
  * fails every request still in flight; from then on queue_rq fails new
@@ -33,6 +36,7 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "internal.h"
 #include "proto.h"
 
@@ -172,43 +176,104 @@ static u16 fakenbd_cmd_type(struct request *rq)
 	}
 }
 
-/* Write one request, header then data, to the socket. */
-static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
-			   u64 handle)
+/*
+ * Write the part of one piece of a request (@msg) that lies past *@skip,
+ * the bytes of the request already on the wire before this piece.
+ */
+static int fakenbd_send_piece(struct fakenbd_dev *dev,
+			      struct fakenbd_cmd *cmd, struct msghdr *msg,
+			      size_t *skip)
 {
+	size_t len = msg_data_left(msg);
+
+	if (*skip >= len) {
+		*skip -= len;
+		return 0;
+	}
+	iov_iter_advance(&msg->msg_iter, *skip);
+	*skip = 0;
+	return fakenbd_sock_send_msg(dev->sock, msg, &cmd->sent);
+}
+
+/*
+ * Write what is left of a request, header then data, to the socket:
+ * 0 once all of it is there, -EAGAIN when @flags has MSG_DONTWAIT and the
+ * socket is full (cmd->sent says how far it went), else -errno.
+ */
+static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
+			   int flags)
+{
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	u16 type = fakenbd_cmd_type(rq);
 	struct nbd_request req = {
 		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
 		.type = cpu_to_be16(type),
-		.handle = cpu_to_be64(handle),
+		.handle = cpu_to_be64(cmd->handle),
 		.offset = cpu_to_be64((u64)blk_rq_pos(rq) << SECTOR_SHIFT),
 		.length = cpu_to_be32(blk_rq_bytes(rq)),
 	};
 	bool data = type == NBD_CMD_WRITE;
+	struct kvec head = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct msghdr msg = { .msg_flags = flags | (data ? MSG_MORE : 0) };
+	size_t skip = cmd->sent;
 	struct req_iterator iter;
 	struct bio_vec bvec;
 	int ret;
 
+	lockdep_assert_held(&dev->tx_mutex);
 	if ((rq->cmd_flags & REQ_FUA) && (dev->info.flags & NBD_FLAG_SEND_FUA))
 		req.flags = cpu_to_be16(NBD_CMD_FLAG_FUA);
 	if (type == NBD_CMD_FLUSH)
 		req.offset = 0;
 
-	mutex_lock(&dev->tx_mutex);
-	ret = fakenbd_sock_send(dev->sock, &req, sizeof(req),
-				data ? MSG_MORE : 0);
-	if (!ret && data) {
-		rq_for_each_segment(bvec, rq, iter) {
-			bool last = rq_iter_last(bvec, iter);
-
-			ret = fakenbd_sock_send_bvec(dev->sock, &bvec,
-						     last ? 0 : MSG_MORE);
-			if (ret)
-				break;
-		}
+	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &head, 1, sizeof(req));
+	ret = fakenbd_send_piece(dev, cmd, &msg, &skip);
+	if (ret || !data)
+		return ret;
+	rq_for_each_segment(bvec, rq, iter) {
+		msg.msg_flags = flags;
+		if (!rq_iter_last(bvec, iter))
+			msg.msg_flags |= MSG_MORE;
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bvec, 1,
+			      bvec.bv_len);
+		ret = fakenbd_send_piece(dev, cmd, &msg, &skip);
+		if (ret)
+			return ret;
 	}
-	mutex_unlock(&dev->tx_mutex);
-	return ret;
+	return 0;
+}
+
+/*
+ * Write a request in the SENDING state, under dev->tx_mutex, and settle
+ * its state: SENT when it is on the wire whole or its send failed (the
+ * connection is then brought down and the sweep fails it); back to
+ * QUEUED at the head of the list when MSG_DONTWAIT found the socket full.
+ * The request may be completed as soon as it is SENT: do not touch it
+ * after this returns true.
+ */
+static bool fakenbd_tx_one(struct fakenbd_dev *dev, struct request *rq,
+			   int flags)
+{
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	unsigned long irqflags;
+	bool requeue;
+	int ret;
+
+	ret = fakenbd_send_rq(dev, rq, flags);
+
+	spin_lock_irqsave(&dev->lock, irqflags);
+	requeue = ret == -EAGAIN && (flags & MSG_DONTWAIT) && !dev->dead;
+	if (requeue) {
+		cmd->state = FAKENBD_CMD_QUEUED;
+		list_add(&cmd->tx_entry, &dev->tx_list);
+	} else {
+		cmd->state = FAKENBD_CMD_SENT;
+	}
+	spin_unlock_irqrestore(&dev->lock, irqflags);
+	wake_up_all(&dev->tx_wait);
+	if (ret && !requeue)
+		fakenbd_conn_fail(dev, "send: %s", fakenbd_errno_text(ret));
+	return !requeue;
 }
 
 static void fakenbd_tx_work(struct work_struct *work)
@@ -216,11 +281,9 @@ static void fakenbd_tx_work(struct work_struct *work)
 	struct fakenbd_dev *dev = container_of(work, struct fakenbd_dev,
 					       tx_work);
 	struct fakenbd_cmd *cmd;
-	struct request *rq;
 	unsigned long flags;
-	u64 handle;
-	int ret;
 
+	mutex_lock(&dev->tx_mutex);
 	for (;;) {
 		spin_lock_irqsave(&dev->lock, flags);
 		cmd = list_first_entry_or_null(&dev->tx_list,
@@ -228,29 +291,15 @@ static void fakenbd_tx_work(struct work_struct *work)
 		if (!cmd || dev->dead) {
 			/* After death, the sweep owns what is queued. */
 			spin_unlock_irqrestore(&dev->lock, flags);
-			return;
+			break;
 		}
-		rq = blk_mq_rq_from_pdu(cmd);
 		list_del_init(&cmd->tx_entry);
 		cmd->state = FAKENBD_CMD_SENDING;
-		dev->seq++;
-		handle = (u64)dev->seq << 32 | rq->tag;
-		cmd->handle = handle;
 		spin_unlock_irqrestore(&dev->lock, flags);
 
-		ret = fakenbd_send_rq(dev, rq, handle);
-
-		/* A failed send leaves it SENT: the sweep fails it. */
-		spin_lock_irqsave(&dev->lock, flags);
-		cmd->state = FAKENBD_CMD_SENT;
-		spin_unlock_irqrestore(&dev->lock, flags);
-		wake_up_all(&dev->tx_wait);
-		if (ret) {
-			fakenbd_conn_fail(dev, "send: %s",
-					  fakenbd_errno_text(ret));
-			return;
-		}
+		fakenbd_tx_one(dev, blk_mq_rq_from_pdu(cmd), 0);
 	}
+	mutex_unlock(&dev->tx_mutex);
 }
 
 static blk_status_t fakenbd_reply_status(u32 error)
@@ -394,6 +443,7 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct fakenbd_dev *dev = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	bool locked, direct, kick = true;
 	unsigned long flags;
 
 	switch (req_op(rq)) {
@@ -413,17 +463,36 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 
 	blk_mq_start_request(rq);
+	/* Whoever holds it is writing: then queue behind them. */
+	locked = mutex_trylock(&dev->tx_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
 	if (dev->dead) {
 		spin_unlock_irqrestore(&dev->lock, flags);
+		if (locked)
+			mutex_unlock(&dev->tx_mutex);
 		atomic_long_inc(&dev->errors);
 		fakenbd_notify(dev);
 		return BLK_STS_IOERR;
 	}
-	cmd->state = FAKENBD_CMD_QUEUED;
-	list_add_tail(&cmd->tx_entry, &dev->tx_list);
+	dev->seq++;
+	cmd->handle = (u64)dev->seq << 32 | rq->tag;
+	cmd->sent = 0;
+	direct = locked && list_empty(&dev->tx_list);
+	if (direct) {
+		cmd->state = FAKENBD_CMD_SENDING;
+	} else {
+		cmd->state = FAKENBD_CMD_QUEUED;
+		list_add_tail(&cmd->tx_entry, &dev->tx_list);
+	}
 	spin_unlock_irqrestore(&dev->lock, flags);
-	queue_work(fakenbd_wq, &dev->tx_work);
+
+	/* Sent whole (or failed, and the sweep has it): no work to kick. */
+	if (direct && fakenbd_tx_one(dev, rq, MSG_DONTWAIT))
+		kick = false;
+	if (locked)
+		mutex_unlock(&dev->tx_mutex);
+	if (kick)
+		queue_work(fakenbd_wq, &dev->tx_work);
 	return BLK_STS_OK;
 }
 
@@ -465,18 +534,18 @@ static const struct blk_mq_ops fakenbd_mq_ops = {
 	.init_request = fakenbd_init_request,
 };
 
-/* Called under disk->open_mutex. */
-static int fakenbd_open(struct block_device *bdev, fmode_t mode)
+/* Called under disk->open_mutex (compat.h calls it for either kernel). */
+static int fakenbd_open_disk(struct gendisk *disk)
 {
-	struct fakenbd_dev *dev = bdev->bd_disk->private_data;
+	struct fakenbd_dev *dev = disk->private_data;
 
-	lockdep_assert_held(&bdev->bd_disk->open_mutex);
+	lockdep_assert_held(&disk->open_mutex);
 	return dev->closing ? -ENXIO : 0;
 }
 
 static const struct block_device_operations fakenbd_fops = {
 	.owner = THIS_MODULE,
-	.open = fakenbd_open,
+	.open = fakenbd_compat_open,
 };
 
 static bool fakenbd_name_ok(const char *name)
@@ -557,8 +626,16 @@ static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 
 static int fakenbd_alloc_disk(struct fakenbd_dev *dev)
 {
-	struct request_queue *q;
 	u16 flags = dev->info.flags;
+	bool rw = !dev->read_only;
+	struct fakenbd_queue_setup setup = {
+		.max_sectors = FAKENBD_MAX_SECTORS,
+		.timeout = dev->timeout * HZ,
+		.rotational = flags & NBD_FLAG_ROTATIONAL,
+		.write_cache = rw && (flags & NBD_FLAG_SEND_FLUSH),
+		.fua = rw && (flags & NBD_FLAG_SEND_FUA),
+		.discard = rw && (flags & NBD_FLAG_SEND_TRIM),
+	};
 	int ret;
 
 	dev->tagset.ops = &fakenbd_mq_ops;
@@ -567,30 +644,17 @@ static int fakenbd_alloc_disk(struct fakenbd_dev *dev)
 	dev->tagset.numa_node = NUMA_NO_NODE;
 	dev->tagset.cmd_size = sizeof(struct fakenbd_cmd);
 	dev->tagset.timeout = dev->timeout * HZ;
-	dev->tagset.flags = BLK_MQ_F_SHOULD_MERGE;
+	/* queue_rq writes to the socket: it may sleep on the socket's lock. */
+	dev->tagset.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
 	ret = blk_mq_alloc_tag_set(&dev->tagset);
 	if (ret)
 		return ret;
 
-	dev->disk = blk_mq_alloc_disk(&dev->tagset, dev);
+	dev->disk = fakenbd_compat_alloc_disk(&dev->tagset, &setup, dev);
 	if (IS_ERR(dev->disk)) {
 		ret = PTR_ERR(dev->disk);
 		blk_mq_free_tag_set(&dev->tagset);
 		return ret;
-	}
-	q = dev->disk->queue;
-	blk_queue_logical_block_size(q, SECTOR_SIZE);
-	blk_queue_physical_block_size(q, 4096);
-	blk_queue_max_hw_sectors(q, FAKENBD_MAX_SECTORS);
-	blk_queue_rq_timeout(q, dev->timeout * HZ);
-	if (!(flags & NBD_FLAG_ROTATIONAL))
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	blk_queue_write_cache(q, !dev->read_only &&
-			      (flags & NBD_FLAG_SEND_FLUSH),
-			      !dev->read_only && (flags & NBD_FLAG_SEND_FUA));
-	if (!dev->read_only && (flags & NBD_FLAG_SEND_TRIM)) {
-		q->limits.discard_granularity = SECTOR_SIZE;
-		blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
 	}
 
 	dev->disk->minors = 0;	/* dynamic numbers, partitions allowed */

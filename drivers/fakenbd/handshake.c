@@ -7,7 +7,11 @@
  * ends the handshake with a reason.
  */
 
+#ifdef FAKENBD_HAVE_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else
 #include <asm/unaligned.h>
+#endif
 #include <linux/blkdev.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>

@@ -42,8 +42,8 @@ struct fakenbd_export_info {
 int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
 		      int flags);
 int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len);
-int fakenbd_sock_send_bvec(struct socket *sock, struct bio_vec *bvec,
-			   int flags);
+int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
+			  size_t *sent);
 int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec);
 struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
@@ -62,9 +62,11 @@ int fakenbd_negotiate(struct socket *sock, const char *export,
  * enum fakenbd_cmd_state - where a request is, under dev->lock
  * @FAKENBD_CMD_IDLE: not ours to complete: not yet queued, or already
  *	claimed by whoever completes it
- * @FAKENBD_CMD_QUEUED: on dev->tx_list, waiting for the transmit work
- * @FAKENBD_CMD_SENDING: the transmit work is writing it to the socket and
- *	still reads its pages; a reply must wait (dev->tx_wait)
+ * @FAKENBD_CMD_QUEUED: on dev->tx_list, waiting for the transmit work;
+ *	at its head when a send from queue_rq found the socket full and left
+ *	part of it written (its sent count says how much)
+ * @FAKENBD_CMD_SENDING: queue_rq or the transmit work is writing it to the
+ *	socket and still reads its pages; a reply must wait (dev->tx_wait)
  * @FAKENBD_CMD_SENT: on the wire (or its send failed), waiting for its
  *	reply or for the sweep that follows a lost connection
  *
@@ -84,7 +86,12 @@ enum fakenbd_cmd_state {
  * @tx_entry: on dev->tx_list while QUEUED; under dev->lock
  * @state: see enum fakenbd_cmd_state; under dev->lock
  * @handle: the handle on the wire: a per-device sequence number in the
- *	high 32 bits, the request's tag in the low; under dev->lock
+ *	high 32 bits, the request's tag in the low; set in queue_rq under
+ *	dev->lock
+ * @sent: bytes of it (header and data) already on the wire; zeroed by
+ *	queue_rq before anyone else sees the request, then under
+ *	dev->tx_mutex. Nonzero in the QUEUED state only for the request at
+ *	the head of dev->tx_list: the next bytes on the wire must be its rest.
  * @status: what the completion reports; written by the party that
  *	claimed the request, read by fakenbd_complete_rq()
  */
@@ -92,6 +99,7 @@ struct fakenbd_cmd {
 	struct list_head tx_entry;
 	enum fakenbd_cmd_state state;
 	u64 handle;
+	size_t sent;
 	blk_status_t status;
 };
 
@@ -116,7 +124,11 @@ struct fakenbd_cmd {
  *	once the connection died fails what is left (the sweep); then waits
  *	for kthread_stop()
  * @tx_work: writes queued requests to the socket, on fakenbd_wq
- * @tx_mutex: held while writing one request, or the disconnect, to @sock
+ * @tx_mutex: held by whoever writes to @sock: queue_rq for a request it
+ *	sends at once (only when @tx_list is empty), the transmit work for
+ *	its whole pass over @tx_list, fakenbd_stop() for the disconnect. A
+ *	request leaves @tx_list to be sent only under it, so one left half
+ *	written at the head is always the next one sent.
  * @tx_wait: woken when a request leaves the SENDING state
  * @lock: protects @tx_list, @dead, @reason, @seq and each request's
  *	struct fakenbd_cmd; a spinlock taken with interrupts off, innermost

@@ -82,21 +82,38 @@ int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len)
 }
 
 /**
- * fakenbd_sock_send_bvec() - write one segment of a request's pages
+ * fakenbd_sock_send_msg() - write what is left of a message, counting it
  * @sock: the socket
- * @bvec: the segment
- * @flags: more MSG_* flags
+ * @msg: the message; its iterator says what is left and is advanced past
+ *	what was written. With MSG_DONTWAIT in its flags nothing waits: the
+ *	call stops where the socket's buffer is full.
+ * @sent: increased by the bytes written, also on failure
  *
- * Context: as fakenbd_sock_send().
- * Return: as fakenbd_sock_send().
+ * Context: process context. Sleeps for at most the socket's send timeout
+ * per partial write, or not at all with MSG_DONTWAIT (apart from the
+ * socket's own lock).
+ * Return: 0 once @msg is drained; -EAGAIN when MSG_DONTWAIT stopped it
+ * early; else -errno as fakenbd_sock_send().
  */
-int fakenbd_sock_send_bvec(struct socket *sock, struct bio_vec *bvec,
-			   int flags)
+int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
+			  size_t *sent)
 {
-	struct msghdr msg = { .msg_flags = flags | MSG_NOSIGNAL };
+	int ret;
 
-	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bvec, 1, bvec->bv_len);
-	return fakenbd_sock_xfer(sock, &msg, true);
+	msg->msg_flags |= MSG_NOSIGNAL;
+	while (msg_data_left(msg)) {
+		ret = sock_sendmsg(sock, msg);
+		if (ret > 0) {
+			*sent += ret;
+			continue;
+		}
+		if (ret == 0)
+			return -EPIPE;
+		if (ret == -EAGAIN && !(msg->msg_flags & MSG_DONTWAIT))
+			return -ETIMEDOUT;
+		return ret;
+	}
+	return 0;
 }
 
 /**
@@ -158,8 +175,10 @@ const char *fakenbd_errno_text(int err)
  *	connection refused")
  * @why_len: size of @why
  *
- * The socket gets GFP_NOIO allocations (it carries block I/O) and
- * TCP_NODELAY; its send and receive timeouts are @timeout.
+ * The socket gets GFP_NOIO allocations (it carries block I/O, written
+ * also from the submitter's context: never from current->task_frag,
+ * which the submitter may be using) and TCP_NODELAY; its send and
+ * receive timeouts are @timeout.
  *
  * Context: process context; sleeps up to @timeout seconds.
  * Return: the connected socket, or an ERR_PTR().
@@ -181,6 +200,7 @@ struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
 		return ERR_PTR(ret);
 	}
 	sock->sk->sk_allocation = GFP_NOIO;
+	sock->sk->sk_use_task_frag = false;
 	sock->sk->sk_sndtimeo = (long)timeout * HZ;
 	sock->sk->sk_rcvtimeo = (long)timeout * HZ;
 	tcp_sock_set_nodelay(sock->sk);
