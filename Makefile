@@ -7,6 +7,7 @@
 #   make check        every check and test; CONFIGFS=stock|ours|"ours stock"
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
+#   make check-kernel the suites on the second kernel (6.12) alone
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
@@ -29,7 +30,12 @@ endif
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
 CONFIGFS ?= ours stock
-export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS QUICK
+# make check also proves a second kernel (the newest 6.12 of Debian 12, or
+# SECOND_KVER=release); not when KVER picks one kernel on the command line.
+ifeq ($(origin KVER),command line)
+SECOND_KVER ?= none
+endif
+export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS QUICK SECOND_KVER
 
 USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
 GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
@@ -97,6 +103,10 @@ guest: all
 check-debug: all
 	scripts/check.sh debug
 
+# The second kernel alone: make check-kernel [SECOND_KVER=release]
+check-kernel: all
+	scripts/check.sh kernel
+
 # Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=
 fuzz: all
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
@@ -129,4 +139,5 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug fuzz bench bench-fakenbd bench-profile bench-perf lint clean
+	check-debug check-kernel fuzz bench bench-fakenbd bench-profile \
+	bench-perf lint clean

@@ -43,7 +43,6 @@ static struct config_item *cng_slot_make_item(struct config_group *group,
 	return item;
 }
 
-#ifdef CNG_HAVE_COMMIT_ITEM_SLOT
 static int cng_slot_commit_item(struct config_item *item)
 {
 	if (!strncmp(config_item_name(item), "no", 2))
@@ -51,13 +50,10 @@ static int cng_slot_commit_item(struct config_item *item)
 	pr_info("commit %s\n", config_item_name(item));
 	return 0;
 }
-#endif
 
 static struct configfs_group_operations cng_slot_group_ops = {
 	.make_item	= cng_slot_make_item,
-#ifdef CNG_HAVE_COMMIT_ITEM_SLOT
 	.commit_item	= cng_slot_commit_item,
-#endif
 };
 
 static const struct config_item_type cng_slot_group_type = {

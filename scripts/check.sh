@@ -4,10 +4,12 @@
 # Every check of `make check`, as one TAP stream ending in
 # "N passed, N failed". With "lint", the static checks alone; with "guest",
 # the guest suites alone (every tests/guest/*.list, or $LIST); with
-# "debug", the suites on the debug kernel alone (scripts/check-debug.sh).
+# "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
+# with "kernel", the second kernel alone (scripts/check-kernel.sh).
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
+# the second kernel's build, ABI and suites (scripts/check-kernel.sh),
 # 300 seeds of the differential fuzzer (ours against stock, one boot),
 # one round of the benchmark's quick set, the demo of `make run`, the
 # runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
@@ -119,10 +121,16 @@ guest_suites() {
 	else
 		cat "$TOP"/tests/guest/*.list > "$out/check.list"
 	fi
+	# One guest per module at once: TCG runs a guest on one core.
+	echo "# guest suite on $CONFIGFS configfs, at once"
+	for cf in $CONFIGFS; do
+		tap_start "$out/guest-$cf.tap" "$TOP/scripts/guest-suite.sh" \
+			"$cf" "$out/check.list" "$out/guest-$cf"
+	done
+	wait
 	for cf in $CONFIGFS; do
 		echo "# guest suite on $cf configfs"
-		tap_stream "guest_suite_on_$cf" "$TOP/scripts/guest-suite.sh" \
-			"$cf" "$out/check.list" "$out/guest-$cf"
+		tap_stream "guest_suite_on_$cf" tap_replay "$out/guest-$cf.tap"
 	done
 }
 
@@ -197,6 +205,15 @@ runner_selftest() {
 		"${CONFIGFS%% *}" "$out/runner-selftest"
 }
 
+# The second kernel (scripts/check-kernel.sh): not when make was given a
+# KVER (SECOND_KVER=none), which checks that kernel alone.
+second_kernel() {
+	[ "${SECOND_KVER:-}" = none ] && return 0
+	echo "# the second kernel"
+	tap_stream second_kernel "$TOP/scripts/check-kernel.sh" \
+		${SECOND_KVER:+"$SECOND_KVER"}
+}
+
 # make check runs the debug suites on its first module only, to stay within
 # its time budget; make check-debug runs them on every module of CONFIGFS.
 debug_suites() {
@@ -205,20 +222,35 @@ debug_suites() {
 		"$TOP/scripts/check-debug.sh"
 }
 
+fuzz_steps() {
+	echo "# differential fuzzing, ours against stock"
+	FUZZ_OUT=$out/fuzz tap_stream fuzz_ours_vs_stock \
+		"$TOP/scripts/fuzz-diff.sh" 300 0 60
+}
+
+# timed CMD...: run CMD, then say how long it took (where the budget goes).
+timed() {
+	local t=$SECONDS
+	"$@"
+	echo "# time: $* took $((SECONDS - t)) s"
+}
+
 {
 	echo "TAP version 13"
 	case $only in
 	lint)	lint_steps ;;
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
-	*)	lint_steps; host_tests; guest_suites
-		echo "# differential fuzzing, ours against stock"
-		FUZZ_OUT=$out/fuzz tap_stream fuzz_ours_vs_stock \
-			"$TOP/scripts/fuzz-diff.sh" 300 0 60
-		step bench_quick_set_reports_every_target bench_quick_set
-		step demo_of_make_run_runs_to_its_end demo_runs
-		runner_selftest
-		debug_suites "${CONFIGFS%% *}" ;;
+	kernel)	second_kernel ;;
+	*)	timed lint_steps
+		timed host_tests
+		timed guest_suites
+		timed second_kernel
+		timed fuzz_steps
+		timed step bench_quick_set_reports_every_target bench_quick_set
+		timed step demo_of_make_run_runs_to_its_end demo_runs
+		timed runner_selftest
+		timed debug_suites "${CONFIGFS%% *}" ;;
 	esac
 } | "$TOP/scripts/tap-judge.sh" | tap
 

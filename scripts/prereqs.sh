@@ -14,6 +14,7 @@
 #   KVER       target kernel release (default: what linux-image-amd64 depends
 #              on, asked of apt); the 6.12 line is 6.12.*+deb12-amd64, in
 #              bookworm-security
+#   NO_SOURCE  1: skip the kernel's source (KSRC left empty)
 #   CNG_CACHE  cache directory (default: ${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng)
 set -eu
 
@@ -111,18 +112,22 @@ if [ ! -f "$IMG/lib/modules/$KVER/modules.dep" ] ||
 	touch "$IMG/.depmod"
 fi
 
-# The kernel source tree, for checkpatch.pl and the debug kernel.
+# The kernel source tree, for checkpatch.pl and the debug kernel; not
+# with NO_SOURCE=1 (make check's second kernel builds and boots only).
 srcver=$(echo "$KVER" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
-SRCPKG=$CNG_CACHE/linux-source-pkg-$srcver
-fetch_deb "linux-source-$srcver" "$SRCPKG"
 SRC=$CNG_CACHE/linux-source-$srcver
-if [ ! -f "$SRC/.stamp" ]; then
-	say "unpacking linux-source-$srcver"
-	rm -rf "$SRC"
-	mkdir -p "$SRC"
-	tar -xaf "$SRCPKG"/usr/src/linux-source-"$srcver".tar.* -C "$SRC" \
-		--strip-components=1
-	touch "$SRC/.stamp"
+[ "${NO_SOURCE:-0}" = 1 ] && [ ! -f "$SRC/.stamp" ] && SRC=
+if [ -n "$SRC" ]; then
+	SRCPKG=$CNG_CACHE/linux-source-pkg-$srcver
+	fetch_deb "linux-source-$srcver" "$SRCPKG"
+	if [ ! -f "$SRC/.stamp" ]; then
+		say "unpacking linux-source-$srcver"
+		rm -rf "$SRC"
+		mkdir -p "$SRC"
+		tar -xaf "$SRCPKG"/usr/src/linux-source-"$srcver".tar.* \
+			-C "$SRC" --strip-components=1
+		touch "$SRC/.stamp"
+	fi
 fi
 
 cat > "$ENV_MK.tmp" <<EOT

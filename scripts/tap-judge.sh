@@ -15,7 +15,8 @@
 #                         "not ok N L:T # TODO expected failure: WHY";
 #                         another failure keeps its line, WHY appended
 #
-# L is the run's label (ours, stock, debug-ours, debug-stock), T the test.
+# L is the run's label (ours, stock, debug-ours, debug-stock, k6.12-ours,
+# k6.12-stock), T the test.
 # A test's lines are those between run.sh's "# L:T" header and its
 # verdict.
 #
@@ -101,7 +102,7 @@ is_xfail() {
 judge() {
 	local line rest stock
 	while IFS= read -r line; do
-		if [[ $line =~ ^#\ ([a-z-]+):[^\ ]+$ ]]; then
+		if [[ $line =~ ^#\ ([a-z0-9.-]+):[^\ ]+$ ]]; then
 			# run.sh names the test that starts.
 			reset
 			label_now=${BASH_REMATCH[1]}
@@ -122,7 +123,7 @@ judge() {
 					stock=1
 				[ -n "$stock" ] || badskip=${line#"${line%%[! ]*}"}
 			fi
-		elif [[ $line =~ ^(not\ )?ok\ [0-9]+\ ([a-z-]+):([^\ ]+)(\ \#\ (.*))?$ ]]; then
+		elif [[ $line =~ ^(not\ )?ok\ [0-9]+\ ([a-z0-9.-]+):([^\ ]+)(\ \#\ (.*))?$ ]]; then
 			line=$(verdict "$line" "${BASH_REMATCH[2]}" \
 				"${BASH_REMATCH[3]}" "${BASH_REMATCH[5]}")
 			reset

@@ -14,6 +14,12 @@
 #                              - CMD exited nonzero and no result of its
 #                                own failed (a script that broke down).
 #   tap_adds_up < TAP        true when TAP has one plan and as many results
+#   tap_start FILE CMD...    run CMD in the background, its stdout to FILE
+#                            and its exit status to FILE.rc: streams that
+#                            run at once (then `wait`)
+#   tap_replay FILE          as tap_stream's CMD: FILE's stream, ending with
+#                            the exit status tap_start saved (none saved:
+#                            a failure)
 #
 # Only top-level lines count: indented ones are subtests, comments are
 # comments. A failing result with "# TODO" is an expected failure.
@@ -73,4 +79,18 @@ tap_adds_up() {
 		esac
 	done
 	[ "$plans" -eq 1 ] && [ "$results" -eq "$planned" ]
+}
+
+tap_start() {
+	local file=$1
+	shift
+	rm -f "$file.rc"
+	{ "$@" > "$file"; echo $? > "$file.rc"; } &
+}
+
+tap_replay() {
+	local rc
+	cat "$1"
+	rc=$(cat "$1.rc" 2>/dev/null)
+	return "${rc:-1}"
 }

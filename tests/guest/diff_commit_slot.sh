@@ -4,7 +4,8 @@
 # commit_item. Stock never calls the slot: the group is like any other and
 # rename(2) is EPERM. Ours makes it committable: pending/ and live/, and a
 # rename into live/ calls commit_item. The fixture cng_slot uses only
-# <linux/configfs.h>, so it loads on both.
+# <linux/configfs.h>, so it loads on both; it is built only where the
+# header has the slot (6.1), and the test skips elsewhere.
 #
 #   cng_slot/
 #   |-- ctl     "unregister" removes g/, live items too
@@ -72,6 +73,11 @@ stock_refused() {
 	run rmdir "$G/no1"
 }
 
+if [ ! -f /lib/modules/cng/cng_slot.ko ]; then
+	echo "KTAP version 1"
+	echo "1..0 # SKIP this kernel's configfs.h has no commit_item (gone in 6.2)"
+	exit 4
+fi
 ktap_plan 4
 
 run insmod /lib/modules/cng/cng_slot.ko
