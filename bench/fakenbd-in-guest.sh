@@ -48,9 +48,10 @@ CONF
 	wait_for listening 10809
 }
 
+# A long timeout: a loaded host's guest may take seconds to greet.
 fakenbd_connect() {
 	fnbd_load &&
-	fnbd_start $FDISK target=127.0.0.1 device=disk &&
+	fnbd_start $FDISK target=127.0.0.1 device=disk timeout=120 &&
 	test "$(cat /sys/block/$FDISK/size)" -eq $((SIZE_MB * 2048))
 }
 
