@@ -8,6 +8,7 @@
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make check-kernel the suites on the second kernel (6.12) alone
+#   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
@@ -107,6 +108,10 @@ check-debug: all
 check-kernel: all
 	scripts/check.sh kernel
 
+# The tool against targetcli, in a Debian guest (issue 22; ~10 min)
+check-targetcli: all
+	scripts/check.sh targetcli
+
 # Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=
 fuzz: all
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
@@ -139,5 +144,5 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug check-kernel fuzz bench bench-fakenbd bench-profile \
-	bench-perf lint clean
+	check-debug check-kernel check-targetcli fuzz bench bench-fakenbd \
+	bench-profile bench-perf lint clean

@@ -242,6 +242,8 @@ timed() {
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
 	kernel)	second_kernel ;;
+	targetcli)
+		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
 	*)	timed lint_steps
 		timed host_tests
 		timed guest_suites

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check-targetcli` (issue 22): tests/debian/targetcli.sh in a Debian
+# guest (scripts/debian-guest.sh: this machine's userland over 9p, Debian's
+# kernel), once on each module of CONFIGFS. targetcli-fb and
+# python3-rtslib-fb are unpacked into the cache, never installed here (they
+# carry units that would load LIO at boot); their pure libraries are
+# installed. TAP with a plan on stdout.
+#
+# Environment: TOP, BUILD, CNG_CACHE, KVER, CONFIGFS.
+set -u
+: "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}" "${KVER:?}"
+# shellcheck source=scripts/tap-lib.sh
+. "$TOP/scripts/tap-lib.sh"
+out=${CHECK_OUT:-$BUILD/check}/targetcli
+tcli=$CNG_CACHE/targetcli
+mkdir -p "$out"
+n=0
+
+fail() {	# fail NAME LOG: one failing test with LOG shown, and stop
+	sed 's/^/    # /' "$2" | tail -n 40
+	n=$((n + 1))
+	echo "not ok $n $1"
+	echo "1..$n"
+	exit 1
+}
+
+fetch() {
+	local d
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-gi \
+		python3-urwid python3-pyudev python3-pyparsing python3-six \
+		python3-configshell-fb || return 1
+	[ -f "$tcli/.stamp" ] && return 0
+	d=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
+	(cd "$d" && apt-get download -q targetcli-fb python3-rtslib-fb) &&
+	rm -rf "$tcli" && mkdir -p "$tcli" &&
+	for deb in "$d"/*.deb; do dpkg-deb -x "$deb" "$tcli" || return 1; done
+	rm -rf "$d"
+	touch "$tcli/.stamp"
+}
+fetch > "$out/fetch.log" 2>&1 || fail targetcli:fetch "$out/fetch.log"
+n=$((n + 1))
+echo "ok $n targetcli:fetch"
+
+ncf=0
+for cf in ${CONFIGFS:-ours stock}; do
+	echo "# targetcli on $cf configfs"
+	# Nothing may hold configfs at boot: systemd's mount of it lives on
+	# in services' private mount namespaces, pinning the stock module.
+	tap_stream "targetcli_on_$cf" env \
+		GUEST_APPEND="systemd.mask=sys-kernel-config.mount" \
+		"$TOP/scripts/debian-guest.sh" \
+		--kver "$KVER" --timeout 1500 --console "$out/console-$cf.log" \
+		"$TOP/tests/debian/targetcli.sh" "$TOP" "$cf" "$tcli"
+	ncf=$((ncf + 1))
+done
+echo "1..$((n + ncf * 8))"
