@@ -790,7 +790,7 @@ int cng_node_init(void)
 
 	/* What a directory costs (docs/design.md, "Memory"). */
 	BUILD_BUG_ON(!IS_ENABLED(CONFIG_LOCKDEP) &&
-		     sizeof(struct cng_node) > 120);
+		     sizeof(struct cng_node) > 104);
 	cng_node_cache = kmem_cache_create("cng_node_cache",
 					   sizeof(struct cng_node), 0, 0, NULL);
 	if (!cng_node_cache)
