@@ -35,7 +35,6 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
-#include <linux/rhashtable-types.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -214,8 +213,8 @@ struct cng_node_ext {
  * @children: child nodes; tree mutex. Read only under it, by holders of
  *	      a reference, and empty once the node is DEAD or was never
  *	      linked: so @rcu may share its bytes
- * @hnode: entry in the name table (node.c) from link to UNLINKED; tree
- *	   mutex
+ * @hnext: the next entry of its chain in the name table (node.c), from
+ *	   link to UNLINKED; written under the tree mutex, read under RCU
  * @item: the directory's item (for pending/ and live/, their group's).
  *	  Set at allocation; cleared under the tree
  *	  mutex when the node is UNLINKED, before its remover drops the
@@ -255,7 +254,7 @@ struct cng_node {
 		struct list_head	children;
 		struct rcu_head		rcu;
 	};
-	struct rhash_head	hnode;
+	struct cng_node __rcu	*hnext;
 	struct config_item	*item;
 	const char		*name;
 	struct cng_node_ext	*ext;
