@@ -103,10 +103,20 @@ struct cng_bench_slab {
 	double bytes;
 };
 
+/*
+ * One reading. slab_kb (meminfo's Slab) counts the pages of every slab
+ * and those of kmalloc()s too large for a slab, which slabinfo does not
+ * list (a big kvmalloc(), as a hash table's buckets): large is their
+ * bytes, Slab less the pages of the slabs slabinfo lists. vmalloc is
+ * meminfo's VmallocUsed (where a kvmalloc() that kmalloc refused goes).
+ */
 struct cng_bench_mem {
 	unsigned int nr;
 	struct cng_bench_slab caches[CNG_BENCH_MAX_CACHES];
 	double slab_kb;
+	double slab_pages;
+	double large;
+	double vmalloc;
 	unsigned int passes;
 	bool settled;
 };
@@ -976,11 +986,16 @@ static int cng_bench_slurp(int fd, char *buf, size_t size)
 /* Bytes in live slab objects per cache, and the Slab line of meminfo. */
 static int cng_bench_mem_read(struct cng_bench_mem *mem)
 {
+	const double page_size = sysconf(_SC_PAGESIZE);
 	static char buf[1 << 18];
 	char *line, *save;
 
 	cng_bench_shrink_slabs();
 	mem->nr = 0;
+	mem->slab_kb = -1;
+	mem->slab_pages = 0;
+	mem->large = 0;
+	mem->vmalloc = 0;
 	if (cng_bench_slurp(mfd.slabinfo, buf, sizeof(buf))) {
 		cng_bench_fail("read /proc/slabinfo");
 		return -1;
@@ -989,16 +1004,19 @@ static int cng_bench_mem_read(struct cng_bench_mem *mem)
 	     line && mem->nr < CNG_BENCH_MAX_CACHES;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct cng_bench_slab *c = &mem->caches[mem->nr];
-		unsigned long active, total, size;
+		unsigned long active, total, size, per_slab, pages, slabs;
+		const char *data;
 
-		if (sscanf(line, "%63s %lu %lu %lu", c->name, &active, &total,
-			   &size) != 4)
+		if (sscanf(line, "%63s %lu %lu %lu %lu %lu", c->name, &active,
+			   &total, &size, &per_slab, &pages) != 6)
 			continue;
 		c->bytes = (double)active * size;
+		data = strstr(line, ": slabdata");
+		if (data && sscanf(data, ": slabdata %*u %lu", &slabs) == 1)
+			mem->slab_pages += (double)slabs * pages * page_size;
 		mem->nr++;
 	}
 
-	mem->slab_kb = -1;
 	if (cng_bench_slurp(mfd.meminfo, buf, sizeof(buf))) {
 		cng_bench_fail("read /proc/meminfo");
 		return -1;
@@ -1006,6 +1024,11 @@ static int cng_bench_mem_read(struct cng_bench_mem *mem)
 	line = strstr(buf, "\nSlab:");
 	if (line)
 		sscanf(line, "\nSlab: %lf kB", &mem->slab_kb);
+	line = strstr(buf, "\nVmallocUsed:");
+	if (line && sscanf(line, "\nVmallocUsed: %lf kB", &mem->vmalloc) == 1)
+		mem->vmalloc *= 1024;
+	if (mem->slab_kb >= 0)
+		mem->large = mem->slab_kb * 1024 - mem->slab_pages;
 	return 0;
 }
 
@@ -1020,9 +1043,10 @@ static double cng_bench_mem_cache(const struct cng_bench_mem *mem,
 	return 0;
 }
 
+/* Bytes in live slab objects, large kmallocs and vmalloc areas. */
 static double cng_bench_mem_total(const struct cng_bench_mem *mem)
 {
-	double total = 0;
+	double total = mem->large + mem->vmalloc;
 	unsigned int i;
 
 	for (i = 0; i < mem->nr; i++)
@@ -1143,6 +1167,14 @@ static void cng_bench_mem_report(const char *when,
 	snprintf(metric, sizeof(metric), "%s_slab_meminfo_bytes", when);
 	cng_bench_row(metric, NULL,
 		      (after->slab_kb - before->slab_kb) * 1024 / objects);
+	snprintf(metric, sizeof(metric), "%s_large_bytes", when);
+	cng_bench_row(metric, NULL, (after->large - before->large) / objects);
+	snprintf(metric, sizeof(metric), "%s_vmalloc_bytes", when);
+	cng_bench_row(metric, NULL,
+		      (after->vmalloc - before->vmalloc) / objects);
+	snprintf(metric, sizeof(metric), "%s_total_bytes", when);
+	cng_bench_row(metric, NULL, (cng_bench_mem_total(after) -
+				     cng_bench_mem_total(before)) / objects);
 	snprintf(metric, sizeof(metric), "%s_settle_passes", when);
 	cng_bench_row(metric, NULL, after->passes);
 	snprintf(metric, sizeof(metric), "%s_settled", when);

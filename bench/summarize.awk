@@ -114,8 +114,9 @@ function where_rows(label, test, n, a,    s, f, o, p, st) {
 		st = ""
 		if (has(f "settled", sys[s]) && own(f "settled", sys[s], 1) != "1")
 			st = " (not all rounds settled)"
-		printf "| %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			label, sys[s], st,
+			has(f "total_bytes", sys[s]) ? own(f "total_bytes", sys[s], 1) : "-",
 			own(f "slab_objects_bytes", sys[s], 1),
 			catmed(test, n, a, "dropped", "dentry", sys[s]),
 			catmed(test, n, a, "dropped", "inodes", sys[s]),
@@ -123,6 +124,8 @@ function where_rows(label, test, n, a,    s, f, o, p, st) {
 			catmed(test, n, a, "dropped", "cng", sys[s]),
 			catmed(test, n, a, "dropped", "kmalloc", sys[s]),
 			own(f "other_bytes", sys[s], 1),
+			has(f "large_bytes", sys[s]) ? own(f "large_bytes", sys[s], 1) "+" \
+				own(f "vmalloc_bytes", sys[s], 1) : "-",
 			own(f "settle_passes", sys[s], 1)
 	}
 }
@@ -223,6 +226,7 @@ END {
 	print "then weighs on both sides alike; the unpaired runs' ratios below it."
 
 	targets()
+	stock_table()
 	paired_table()
 
 	print ""
@@ -283,7 +287,7 @@ END {
 		cursors_table()
 
 	print ""
-	print "## Kernel memory per item (bytes, slab objects)"
+	print "## Kernel memory per item (bytes: " (mem_total == "total_bytes" ? "slab objects, large kmallocs, vmalloc" : "slab objects") ")"
 	print ""
 	print "After mkdir of " mem_n " items, and after drop_caches; \"beyond client\" subtracts"
 	print "what the client module allocates itself (item_size)."
@@ -293,7 +297,7 @@ END {
 	for (i = 1; i <= na; i++)
 		for (w = 1; w <= 2; w++) {
 			when = w == 1 ? "created" : "dropped"
-			f = "memory" SUBSEP mem_n SUBSEP as[i] SUBSEP when "_slab_objects_bytes"
+			f = "memory" SUBSEP mem_n SUBSEP as[i] SUBSEP when "_" mem_total
 			c = "memory" SUBSEP mem_n SUBSEP as[i] SUBSEP "client_bytes"
 			printf "| %d | %s | %s | %s | %s | %s | %s | %s |\n", as[i], when,
 				own(f, "stock", 1), own(f, "ours", 1), own(f, "tmpfs", 1),
@@ -308,7 +312,7 @@ END {
 		print "|---|---:|---:|---:|---:|"
 		for (w = 1; w <= 2; w++) {
 			when = w == 1 ? "created" : "dropped"
-			f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP when "_slab_objects_bytes"
+			f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP when "_" mem_total
 			printf "| %s | %s | %s | %s | %s |\n", when,
 				own(f, "stock", 1), own(f, "ours", 1), own(f, "tmpfs", 1),
 				ratio(f, "ours", "stock", 0)
@@ -321,10 +325,13 @@ END {
 	print "The caches of the file system under test: dentry; inodes (inode_cache,"
 	print "shmem_inode_cache, lsm_inode_cache); configfs_dir_cache; cng_* (ours);"
 	print "kmalloc-* (the client's structures, names). \"other\" is the rest of the"
-	print "total: caches that do not grow with items, and what settling left."
+	print "slab objects: caches that do not grow with items, and what settling left."
+	print "\"total\" adds to the slab objects the kmallocs too large for a slab and"
+	print "vmalloc (meminfo's Slab less slabinfo's slab pages; VmallocUsed), where a"
+	print "large hash table's buckets go."
 	print ""
-	print "| attrs | system | total | dentry | inodes | configfs_dir_cache | cng_* | kmalloc-* | other | passes |"
-	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	print "| attrs | system | total | slab objects | dentry | inodes | configfs_dir_cache | cng_* | kmalloc-* | other | large kmalloc + vmalloc | passes |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= na; i++)
 		where_rows(as[i], "memory", mem_n, as[i])
 	if (tree_mem_n != "")
@@ -560,9 +567,14 @@ function targets(    nmin, nmax, i, o, f, g, a, c, what) {
 	target("open+write+close: ours / stock, each paired with sysfs",
 		rmed(f, "ours", "", f, "stock", ""), "<=", 1)
 	rfmt = "%.0f"
+	# The total counts large kmallocs and vmalloc beside slab objects (a
+	# big hash table's buckets); results of an older driver have none.
+	mem_total = "total_bytes"
+	if (!has("memory" SUBSEP mem_n SUBSEP as[1] SUBSEP "dropped_total_bytes", "ours"))
+		mem_total = "slab_objects_bytes"
 	for (i = 1; i <= na; i++) {
 		a = as[i]
-		f = "memory" SUBSEP mem_n SUBSEP a SUBSEP "dropped_slab_objects_bytes"
+		f = "memory" SUBSEP mem_n SUBSEP a SUBSEP "dropped_" mem_total
 		c = "memory" SUBSEP mem_n SUBSEP a SUBSEP "client_bytes"
 		what = "bytes per item beyond the client after drop_caches, " a
 		settled_f = "memory" SUBSEP mem_n SUBSEP a SUBSEP "dropped_settled"
@@ -571,12 +583,98 @@ function targets(    nmin, nmax, i, o, f, g, a, c, what) {
 		settled_f = ""
 	}
 	if (tree_mem_n != "") {
-		f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "dropped_slab_objects_bytes"
+		f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "dropped_" mem_total
 		c = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "client_bytes"
 		settled_f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "dropped_settled"
 		target("bytes per default group beyond the client after drop_caches",
 			rmed(f, "ours", c, "one", "one", ""), "<=", 128)
 		settled_f = ""
+	}
+}
+
+# One row of stock_table(): figure f of both systems in us (divided by
+# div), their per-round ratio, and whether ours is faster.
+function vs_stock(what, n, f, div,    m, v, fmt) {
+	if (!has(f, "ours") || !has(f, "stock"))
+		return
+	rfmt = "%.2f"
+	m = rmed(f, "ours", "", f, "stock", "")
+	v = m == NONE ? "-" : m <= 1 ? "no slower" : "**slower**"
+	fmt = div == 1 ? "%.0f" : "%.2f"
+	printf "| %s | %s | %s | %s | %s | %s |\n", what, n,
+		own(f, "stock", div, "", fmt), own(f, "ours", div, "", fmt),
+		rspread, v
+}
+
+# Every operation the boot times on both configfs modules, ours over
+# stock, in the same round (issue 21: never slower than stock).
+function stock_table(    i, n, o, op, f, a, r, k, name, sops, pops, what) {
+	if (!("ours" in seen) || !("stock" in seen))
+		return
+	print ""
+	print "## Ours against stock, operation by operation"
+	print ""
+	print "Per-round ratio of ours's median to stock's (same boot, same round),"
+	print "then its median [min-max] over rounds: below 1, ours is faster. Times"
+	print "in us; memory in bytes per object after drop_caches (total: slab"
+	print "objects, large kmallocs, vmalloc); readdir per entry from the median"
+	print "of 21 whole listings of a fresh open. Paired rows divide each side's"
+	print "ratio to its paired reference (tmpfs, or a sysfs file) by stock's."
+	print ""
+	print "| operation | N | stock | ours | ours/stock | verdict |"
+	print "|---|---:|---:|---:|---:|---|"
+	split("mkdir stat_warm stat_cold read_warm read_cold write getdents rmdir", sops, " ")
+	for (i = 1; i <= nn; i++) {
+		n = ns[i]
+		for (o = 1; o in sops; o++) {
+			op = sops[o]
+			vs_stock(op (op == "getdents" ? " (one listing, per entry)" : ""),
+				n, "items" SUBSEP n SUBSEP op "_ns", 1000)
+		}
+	}
+	if (cursors_n != "") {
+		f = "cursors" SUBSEP cursors_n SUBSEP
+		for (o = 1; o <= 2; o++) {
+			op = o == 1 ? "listing" : "listing_parked"
+			if (!has(f op "_ns", "ours"))
+				continue
+			for (r = 1; r <= rounds; r++)
+				for (k = 1; k <= 2; k++) {
+					name = k == 1 ? "ours" : "stock"
+					if ((f op "_ns", name, r) in val)
+						val[f op "_entry_ns", name, r] = \
+							val[f op "_ns", name, r] / cursors_n
+				}
+			what = "readdir per entry, others open mid-listing"
+			if (o == 1)
+				what = "readdir per entry, nothing else open"
+			vs_stock(what, cursors_n, f op "_entry_ns", 1000)
+		}
+		vs_stock("readdir resume of a stopped open", cursors_n,
+			f "resume_parked_ns", 1000)
+	}
+	if (trees_n != "")
+		for (o = 1; o <= 2; o++) {
+			op = o == 1 ? "tree_mkdir" : "tree_rmdir"
+			vs_stock(op, trees_n, "trees" SUBSEP trees_n SUBSEP op "_ns",
+				1000)
+		}
+	split("mkdir rmdir read_cold read_warm read_warm_at write read_cold_deep read_warm_deep read_cold_twin read_warm_twin write_twin", pops, " ")
+	for (o = 1; o in pops; o++)
+		vs_stock(pops[o] ", paired: ratio to ref", ns[1],
+			"paired" SUBSEP ns[1] SUBSEP pops[o] "_ratio_x1000", 1000)
+	for (i = 1; i <= na; i++) {
+		a = as[i]
+		f = "memory" SUBSEP mem_n SUBSEP a SUBSEP "dropped_total_bytes"
+		if (!has(f, "ours"))
+			f = "memory" SUBSEP mem_n SUBSEP a SUBSEP "dropped_slab_objects_bytes"
+		vs_stock("memory per item, " a " attributes", mem_n, f, 1)
+	}
+	if (tree_mem_n != "") {
+		f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "dropped_total_bytes"
+		if (!has(f, "ours"))
+			f = "treemem" SUBSEP tree_mem_n SUBSEP 0 SUBSEP "dropped_slab_objects_bytes"
+		vs_stock("memory per group of a tree", tree_mem_n, f, 1)
 	}
 }
 

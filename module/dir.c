@@ -679,13 +679,80 @@ static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
 	return NULL;
 }
 
+/* A child copied for readdir, to be returned without the tree mutex. */
+struct cng_dir_entry {
+	struct cng_node		*node;	/* counted */
+	const char		*name;	/* in the batch's names */
+	unsigned long		ino;
+	unsigned int		len;
+	unsigned int		dtype;
+};
+
+/* Children copied per hold of the tree mutex, and room for their names. */
+#define CNG_DIR_BATCH		32
+#define CNG_DIR_BATCH_NAMES	1024
+
+struct cng_dir_batch {
+	struct cng_dir_entry	ent[CNG_DIR_BATCH];
+	char			names[CNG_DIR_BATCH_NAMES];
+};
+
+/* The next child readdir shows after @node, which is among @dir's. */
+static struct cng_node *cng_dir_after_locked(struct cng_node *dir,
+					     struct cng_node *node)
+{
+	list_for_each_entry_continue(node, &dir->children, sib)
+		if (cng_node_visible(node))
+			return node;
+	return NULL;
+}
+
+/*
+ * Copy @node and the visible children after it, up to @max of them or as
+ * many names as @size bytes hold (at least NAME_MAX + 1: the first always
+ * fits), each with a reference. Returns how many.
+ */
+static unsigned int cng_dir_fill_locked(struct cng_node *dir,
+					struct cng_node *node,
+					struct cng_dir_entry *ent,
+					unsigned int max, char *names,
+					size_t size)
+{
+	unsigned int n = 0;
+	size_t used = 0, len;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	for (; node && n < max; node = cng_dir_after_locked(dir, node)) {
+		len = strlen(node->name);
+		if (used + len + 1 > size) {
+			if (n)
+				break;
+			/* Only a client's name can be longer: cut it. */
+			len = size - 1;
+		}
+		memcpy(names + used, node->name, len);
+		names[used + len] = '\0';
+		ent[n].node = cng_node_get(node);
+		ent[n].name = names + used;
+		ent[n].len = len;
+		ent[n].ino = cng_node_ino(node, 0);
+		ent[n].dtype = node->type == CNG_NODE_LINK ? DT_LNK : DT_DIR;
+		used += len + 1;
+		n++;
+	}
+	return n;
+}
+
 static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 {
 	struct cng_node *dir = CNG_I(file_inode(file))->node;
 	struct cng_dir_cursor *cur = file->private_data;
-	unsigned int nr = 0, dtype;
+	struct cng_dir_entry one, *ent = &one;
+	struct cng_dir_batch *batch;
+	unsigned int nr = 0, n, i, j, max = 1;
+	char *names = cur->next;
+	size_t size = sizeof(cur->next);
 	struct cng_node *node;
-	unsigned long ino;
 	bool resume;
 	int ret;
 
@@ -700,42 +767,61 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		if (ret)
 			return 0;
 	}
+	/* Without the memory, one child per hold of the mutex. */
+	batch = kmalloc(sizeof(*batch), GFP_KERNEL | __GFP_NOWARN);
+	if (batch) {
+		ent = batch->ent;
+		max = CNG_DIR_BATCH;
+		names = batch->names;
+		size = sizeof(batch->names);
+	}
 	for (;;) {
 		mutex_lock(&cng_tree_mutex);
 		/* A seek anywhere but where we stopped counts from the start. */
 		resume = cur->valid && cur->pos == ctx->pos;
 		node = cng_dir_next_locked(dir, cur, resume,
 					   resume ? 0 : ctx->pos - 2 - nr);
-		if (!node) {
-			mutex_unlock(&cng_tree_mutex);
-			return 0;
-		}
-		strscpy(cur->next, node->name, sizeof(cur->next));
-		ino = cng_node_ino(node, 0);
-		dtype = node->type == CNG_NODE_LINK ? DT_LNK : DT_DIR;
-		/* Where to go on if it cannot be returned: before it. */
-		if (!resume)
+		/* Where to go on if none can be returned: before the first. */
+		if (node && !resume)
 			cng_dir_cursor_set_locked(cur, node->sib.prev ==
 						  &dir->children ? NULL :
 						  list_prev_entry(node, sib));
+		n = cng_dir_fill_locked(dir, node, ent, max, names, size);
 		cur->pos = ctx->pos;
-		cng_node_get(node);
 		mutex_unlock(&cng_tree_mutex);
+		if (!n)
+			break;
 
-		if (!dir_emit(ctx, cur->next, strlen(cur->next), ino, dtype)) {
-			cng_node_put(node);
-			return 0;
+		for (i = 0; i < n; i++) {
+			if (!dir_emit(ctx, ent[i].name, ent[i].len, ent[i].ino,
+				      ent[i].dtype))
+				break;
+			ctx->pos++;
 		}
-		ctx->pos++;
 
-		/* Past it; if it left meanwhile, the cursor is where it was. */
+		/*
+		 * Past the last returned that is still a child: those after
+		 * it that left meanwhile are not among them any more, and
+		 * children only ever join at the end. (A commit, which moves
+		 * a child to another directory, waits for our shared hold of
+		 * the directory's i_rwsem.)
+		 */
 		mutex_lock(&cng_tree_mutex);
-		if (node->state != CNG_STATE_DEAD)
-			cng_dir_cursor_set_locked(cur, node);
+		for (j = i; j-- > 0;) {
+			if (ent[j].node->state != CNG_STATE_DEAD) {
+				cng_dir_cursor_set_locked(cur, ent[j].node);
+				break;
+			}
+		}
 		cur->pos = ctx->pos;
 		mutex_unlock(&cng_tree_mutex);
-		cng_node_put(node);
+		for (j = 0; j < n; j++)
+			cng_node_put(ent[j].node);
+		if (i < n)
+			break;
 	}
+	kfree(batch);
+	return 0;
 }
 
 const struct file_operations cng_dir_file_ops = {

@@ -35,7 +35,6 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
-#include <linux/rhashtable-types.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -211,9 +210,11 @@ struct cng_node_ext {
  *	    (read with READ_ONCE() without it)
  * @sib: entry in @parent's @children, in order of creation, until the
  *	 node is DEAD; tree mutex
- * @children: child nodes; tree mutex
- * @hnode: entry in the name table (node.c) from link to UNLINKED; tree
- *	   mutex
+ * @children: child nodes; tree mutex. Read only under it, by holders of
+ *	      a reference, and empty once the node is DEAD or was never
+ *	      linked: so @rcu may share its bytes
+ * @hnext: the next entry of its chain in the name table (node.c), from
+ *	   link to UNLINKED; written under the tree mutex, read under RCU
  * @item: the directory's item (for pending/ and live/, their group's).
  *	  Set at allocation; cleared under the tree
  *	  mutex when the node is UNLINKED, before its remover drops the
@@ -229,7 +230,9 @@ struct cng_node_ext {
  *	  and published with a release store: a reader without the mutex
  *	  (the error record, report.c) loads it with smp_load_acquire() and
  *	  touches only its @error there
- * @rcu: for freeing, after the last reference
+ * @rcu: for freeing, after the last reference, when @children is empty
+ *	 and unreachable (no reference left to read it by); readers under
+ *	 RCU alone (the name table, d_revalidate) never read @children
  * @dep_map: lockdep's view of the active references; empty without
  *	     CONFIG_LOCKDEP
  */
@@ -247,12 +250,14 @@ struct cng_node {
 	u32			btime;
 	struct cng_node		*parent;
 	struct list_head	sib;
-	struct list_head	children;
-	struct rhash_head	hnode;
+	union {
+		struct list_head	children;
+		struct rcu_head		rcu;
+	};
+	struct cng_node __rcu	*hnext;
 	struct config_item	*item;
 	const char		*name;
 	struct cng_node_ext	*ext;
-	struct rcu_head		rcu;
 	struct lockdep_map	dep_map;
 };
 

@@ -12,11 +12,12 @@
 #include <linux/err.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
-#include <linux/rhashtable.h>
-#include <linux/stringhash.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 
 #include "internal.h"
 
@@ -160,8 +161,7 @@ static unsigned long cng_name_salt __ro_after_init;
  * @len: its length
  *
  * The dcache's hash, salted once per load so that nobody can choose names
- * that fall in one chain (where the table would refuse the next
- * insertion).
+ * that fall in one chain of the name table.
  *
  * Context: any.
  * Return: the hash.
@@ -170,18 +170,6 @@ u32 cng_name_hash(const char *name, unsigned int len)
 {
 	return full_name_hash((void *)cng_name_salt, name, len);
 }
-
-/**
- * struct cng_name_key - what the name table is searched by
- * @space: the directory's namespace, cng_name_space()
- * @name: the name in it
- * @hash: cng_name_hash() of @name
- */
-struct cng_name_key {
-	const void		*space;
-	const char		*name;
-	u32			hash;
-};
 
 /*
  * The namespace of a directory's children: the directory itself, but for
@@ -199,69 +187,190 @@ static const void *cng_name_space(const struct cng_node *dir)
 	return dir;
 }
 
-static u32 cng_name_table_hash(const void *space, u32 hash, u32 seed)
-{
-	return jhash_2words(hash, hash_ptr(space, 32), seed);
-}
-
-static u32 cng_name_key_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct cng_name_key *key = data;
-
-	return cng_name_table_hash(key->space, key->hash, seed);
-}
-
 /* A commit changes @parent, between two directories of one namespace. */
 static const void *cng_node_name_space(const struct cng_node *node)
 {
 	return cng_name_space(READ_ONCE(node->parent));
 }
 
-static u32 cng_name_obj_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct cng_node *node = data;
-
-	return cng_name_table_hash(cng_node_name_space(node), node->name_hash,
-				   seed);
-}
-
 /*
- * A key without a name matches any child of the parent with that hash:
- * what a search under RCU alone asks (cng_node_absent()), since the name
- * may be the client's and freed once the node leaves the table, while
- * the node itself is freed only after a grace period.
+ * The name table: every linked node but the root, by namespace and name
+ * hash, so that a lookup or a mkdir costs the same with ten siblings or a
+ * million. A bucket is one pointer, the head of a chain through the
+ * nodes' @hnext. The table doubles when it holds more than two entries a
+ * bucket and halves below one in two (never below CNG_NAMES_MIN_SHIFT),
+ * so that past its first size it costs 4 to 8 bytes an entry after
+ * growth, at most 16 before a shrink; the array has no header, so a
+ * large one is exactly its power-of-two pages.
+ *
+ * Changed only under cng_tree_mutex, and read under it, or under RCU
+ * alone by cng_node_absent(). An entry goes in at the head of its chain,
+ * published by a release store once complete; it leaves by the pointer
+ * to it being pointed past it, its own @hnext unchanged, so a reader
+ * standing on it walks on; its memory outlives the removal by a grace
+ * period (cng_node_put()). A resize relinks every entry into a new array
+ * and publishes it inside a write section of cng_names_seq: a reader
+ * that overlaps one may have been led into another chain, so it answers
+ * "maybe", and its walk is bounded besides. The old array goes after a
+ * grace period.
  */
-static int cng_name_obj_cmpfn(struct rhashtable_compare_arg *arg,
-			      const void *obj)
-{
-	const struct cng_name_key *key = arg->key;
-	const struct cng_node *node = obj;
-
-	return cng_node_name_space(node) != key->space ||
-	       node->name_hash != key->hash ||
-	       (key->name && strcmp(node->name, key->name));
-}
-
-/*
- * Every linked node but the root, by parent and name: a lookup or a
- * mkdir costs the same with ten siblings or a million. Changed under
- * cng_tree_mutex; its own locks make lookups under RCU possible.
- */
-static struct rhashtable cng_name_table;
-
-static const struct rhashtable_params cng_name_params = {
-	.key_len		= sizeof(struct cng_name_key),
-	.head_offset		= offsetof(struct cng_node, hnode),
-	.hashfn			= cng_name_key_hashfn,
-	.obj_hashfn		= cng_name_obj_hashfn,
-	.obj_cmpfn		= cng_name_obj_cmpfn,
-	.automatic_shrinking	= true,
-	/*
-	 * 8 kB of buckets at least: the first thousand mkdirs would
-	 * otherwise grow it through eight rehashes.
-	 */
-	.min_size		= 1024,
+struct cng_names {
+	struct cng_node __rcu	**buckets;
+	unsigned int		shift;	/* 1 << shift buckets */
+	struct rcu_head		rcu;
 };
+
+/* 8 kB of buckets: the first two thousand mkdirs resize nothing. */
+#define CNG_NAMES_MIN_SHIFT	10
+/* A walk under RCU alone gives up ("maybe") after as many entries. */
+#define CNG_NAMES_WALK_MAX	64
+
+static struct cng_names __rcu *cng_names;
+/* Entries in the table; under cng_tree_mutex. */
+static unsigned long cng_names_count;
+/*
+ * Odd while a resize relinks the entries. Written under cng_tree_mutex
+ * (which serialises writers); its readers never wait for it (they answer
+ * "maybe" instead), so the writer may be preempted and may sleep.
+ */
+static seqcount_t cng_names_seq = SEQCNT_ZERO(cng_names_seq);
+static u32 cng_names_seed __ro_after_init;
+
+static unsigned int cng_names_index(const struct cng_names *tbl,
+				    const void *space, u32 hash)
+{
+	return jhash_2words(hash, hash_ptr(space, 32), cng_names_seed) >>
+	       (32 - tbl->shift);
+}
+
+/* Under RCU, the namespace of a node still linked a grace period ago. */
+static bool cng_names_match(const struct cng_node *node, const void *space,
+			    u32 hash)
+{
+	return node->name_hash == hash && cng_node_name_space(node) == space;
+}
+
+static struct cng_names *cng_names_locked(void)
+{
+	return rcu_dereference_protected(cng_names,
+					 lockdep_is_held(&cng_tree_mutex));
+}
+
+static struct cng_names *cng_names_alloc(unsigned int shift, gfp_t gfp)
+{
+	struct cng_names *tbl;
+
+	tbl = kmalloc(sizeof(*tbl), gfp);
+	if (!tbl)
+		return NULL;
+	tbl->shift = shift;
+	tbl->buckets = kvcalloc(1UL << shift, sizeof(*tbl->buckets), gfp);
+	if (!tbl->buckets) {
+		kfree(tbl);
+		return NULL;
+	}
+	return tbl;
+}
+
+static void cng_names_free(struct cng_names *tbl)
+{
+	kvfree(tbl->buckets);
+	kfree(tbl);
+}
+
+static void cng_names_free_rcu(struct rcu_head *rcu)
+{
+	cng_names_free(container_of(rcu, struct cng_names, rcu));
+}
+
+/*
+ * Relink every entry into a table of 1 << @shift buckets. Without the
+ * memory, the table stays as it is: longer chains, still correct.
+ */
+static void cng_names_resize_locked(unsigned int shift)
+{
+	struct cng_names *old = cng_names_locked(), *tbl;
+	struct cng_node __rcu **bucket;
+	struct cng_node *node, *next;
+	unsigned int i;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	tbl = cng_names_alloc(shift, GFP_KERNEL | __GFP_NOWARN);
+	if (!tbl)
+		return;
+	raw_write_seqcount_begin(&cng_names_seq);
+	for (i = 0; i < 1U << old->shift; i++) {
+		node = rcu_dereference_protected(old->buckets[i], true);
+		for (; node; node = next) {
+			next = rcu_dereference_protected(node->hnext, true);
+			bucket = &tbl->buckets[cng_names_index(tbl,
+						cng_node_name_space(node),
+						node->name_hash)];
+			RCU_INIT_POINTER(node->hnext,
+					 rcu_dereference_protected(*bucket,
+								   true));
+			/* Not yet published: no reader sees @tbl. */
+			RCU_INIT_POINTER(*bucket, node);
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	rcu_assign_pointer(cng_names, tbl);
+	raw_write_seqcount_end(&cng_names_seq);
+	call_rcu(&old->rcu, cng_names_free_rcu);
+}
+
+/* Context: cng_tree_mutex held. The name of an entry is read. */
+static struct cng_node *cng_names_find_locked(const void *space,
+					      const char *name, u32 hash)
+{
+	struct cng_names *tbl = cng_names_locked();
+	unsigned int i = cng_names_index(tbl, space, hash);
+	struct cng_node *node;
+
+	node = rcu_dereference_protected(tbl->buckets[i], true);
+	for (; node; node = rcu_dereference_protected(node->hnext, true))
+		if (cng_names_match(node, space, hash) &&
+		    !strcmp(node->name, name))
+			return node;
+	return NULL;
+}
+
+/* Context: cng_tree_mutex held; @node's parent and hash are set. */
+static void cng_names_insert_locked(struct cng_node *node)
+{
+	struct cng_names *tbl = cng_names_locked();
+	struct cng_node __rcu **bucket;
+
+	bucket = &tbl->buckets[cng_names_index(tbl, cng_node_name_space(node),
+					       node->name_hash)];
+	RCU_INIT_POINTER(node->hnext, rcu_dereference_protected(*bucket, true));
+	/* Pairs with cng_node_absent()'s rcu_dereference(). */
+	rcu_assign_pointer(*bucket, node);
+	if (++cng_names_count > 2UL << tbl->shift)
+		cng_names_resize_locked(tbl->shift + 1);
+}
+
+/* Context: cng_tree_mutex held; @node is in the table. */
+static void cng_names_remove_locked(struct cng_node *node)
+{
+	struct cng_names *tbl = cng_names_locked();
+	struct cng_node __rcu **link;
+	struct cng_node *cur;
+
+	link = &tbl->buckets[cng_names_index(tbl, cng_node_name_space(node),
+					     node->name_hash)];
+	while ((cur = rcu_dereference_protected(*link, true)) != node) {
+		if (WARN_ON_ONCE(!cur))
+			return;
+		link = &cur->hnext;
+	}
+	/* @node keeps its @hnext: a reader standing on it walks on. */
+	RCU_INIT_POINTER(*link, rcu_dereference_protected(node->hnext, true));
+	if (--cng_names_count < 1UL << (tbl->shift - 1) &&
+	    tbl->shift > CNG_NAMES_MIN_SHIFT)
+		cng_names_resize_locked(tbl->shift - 1);
+}
 
 /*
  * Lockdep classes of active references, by depth in the tree (the root
@@ -523,14 +632,24 @@ void cng_node_wait_state(struct cng_node *node, enum cng_node_state from)
  */
 bool cng_node_absent(const struct cng_node *parent, u32 hash)
 {
-	struct cng_name_key key = {
-		.space	= cng_name_space(parent),
-		.hash	= hash,
-	};
-	bool absent;
+	const void *space = cng_name_space(parent);
+	const struct cng_names *tbl;
+	const struct cng_node *node;
+	unsigned int seq, steps = 0;
+	bool absent = false;
 
+	seq = raw_read_seqcount(&cng_names_seq);
+	if (seq & 1)
+		return false;
 	rcu_read_lock();
-	absent = !rhashtable_lookup(&cng_name_table, &key, cng_name_params);
+	tbl = rcu_dereference(cng_names);
+	node = rcu_dereference(tbl->buckets[cng_names_index(tbl, space, hash)]);
+	for (; node; node = rcu_dereference(node->hnext))
+		if (cng_names_match(node, space, hash) ||
+		    ++steps > CNG_NAMES_WALK_MAX)
+			goto out_unlock;
+	absent = !read_seqcount_retry(&cng_names_seq, seq);
+out_unlock:
 	rcu_read_unlock();
 	return absent;
 }
@@ -547,15 +666,10 @@ bool cng_node_absent(const struct cng_node *parent, u32 hash)
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name, u32 hash)
 {
-	struct cng_name_key key = {
-		.space	= cng_name_space(parent),
-		.name	= name,
-		.hash	= hash,
-	};
 	struct cng_node *node;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	node = rhashtable_lookup_fast(&cng_name_table, &key, cng_name_params);
+	node = cng_names_find_locked(cng_name_space(parent), name, hash);
 	/* pending/NAME is not live/NAME, though the two share the name. */
 	return node && node->parent == parent ? node : NULL;
 }
@@ -569,18 +683,12 @@ struct cng_node *cng_node_find_locked(struct cng_node *parent,
  * in the order they came.
  *
  * Context: cng_tree_mutex held.
- * Return: 0, -EEXIST if the name or the item is taken, -ENOENT if
- * @parent is being removed, or -ENOMEM.
+ * Return: 0, -EEXIST if the name or the item is taken, or -ENOENT if
+ * @parent is being removed.
  */
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 {
-	struct cng_name_key key = {
-		.space	= cng_name_space(parent),
-		.name	= node->name,
-		.hash	= node->name_hash,
-	};
 	bool item_dir = cng_node_is_item_dir(node);
-	int ret;
 
 	lockdep_assert_held(&cng_tree_mutex);
 	if (parent->state != CNG_STATE_LIVE && parent->state != CNG_STATE_NEW)
@@ -588,20 +696,12 @@ int cng_node_link_locked(struct cng_node *parent, struct cng_node *node)
 	/* An item has one directory. */
 	if (item_dir && node->item->ci_dentry)
 		return -EEXIST;
-	/* The table hashes the node by its parent. */
+	if (cng_names_find_locked(cng_name_space(parent), node->name,
+				  node->name_hash))
+		return -EEXIST;
+	/* The table hashes the node by its parent's namespace. */
 	node->parent = parent;
-	ret = rhashtable_lookup_insert_key(&cng_name_table, &key, &node->hnode,
-					   cng_name_params);
-	if (ret) {
-		node->parent = NULL;
-		/*
-		 * Else the table could not grow (ENOMEM), or found a chain
-		 * too long (EBUSY): with a random salt, only a flood of hash
-		 * collisions does that, and mkdir has no better errno for
-		 * "no room" than the one of a full table.
-		 */
-		return ret == -EEXIST ? -EEXIST : -ENOMEM;
-	}
+	cng_names_insert_locked(node);
 	cng_node_get(parent);
 	cng_node_lockdep_init(node, parent);
 	if (item_dir)
@@ -632,7 +732,7 @@ void cng_node_hide_locked(struct cng_node *node)
 	lockdep_assert_held(&cng_tree_mutex);
 	if (WARN_ON_ONCE(node->state >= CNG_STATE_UNLINKED))
 		return;
-	rhashtable_remove_fast(&cng_name_table, &node->hnode, cng_name_params);
+	cng_names_remove_locked(node);
 	if (node->flags & CNG_NODE_USER)
 		parent->nr_user--;
 	if (node->type == CNG_NODE_DIR) {
@@ -786,11 +886,9 @@ void cng_node_unshare_name(const struct config_item *item)
 
 int cng_node_init(void)
 {
-	int ret;
-
 	/* What a directory costs (docs/design.md, "Memory"). */
 	BUILD_BUG_ON(!IS_ENABLED(CONFIG_LOCKDEP) &&
-		     sizeof(struct cng_node) > 120);
+		     sizeof(struct cng_node) > 104);
 	cng_node_cache = kmem_cache_create("cng_node_cache",
 					   sizeof(struct cng_node), 0, 0, NULL);
 	if (!cng_node_cache)
@@ -799,10 +897,15 @@ int cng_node_init(void)
 	cng_root_node.btime = ktime_get_real_seconds();
 	cng_name_salt = get_random_long();
 	config_group_init(&cng_root_group);
-	ret = rhashtable_init(&cng_name_table, &cng_name_params);
-	if (ret)
+	cng_names_seed = get_random_u32();
+	/* Published before any reader can run: the module is not live. */
+	RCU_INIT_POINTER(cng_names, cng_names_alloc(CNG_NAMES_MIN_SHIFT,
+						    GFP_KERNEL));
+	if (!rcu_access_pointer(cng_names)) {
 		kmem_cache_destroy(cng_node_cache);
-	return ret;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void cng_node_exit(void)
@@ -812,7 +915,10 @@ void cng_node_exit(void)
 	/* Every subsystem is gone and nothing is mounted: a node left leaked. */
 	WARN(atomic_long_read(&cng_nodes_live), "configfs: %ld nodes leaked\n",
 	     atomic_long_read(&cng_nodes_live));
-	rhashtable_destroy(&cng_name_table);
+	/* Empty, and no resize callback left after the barrier. */
+	cng_names_free(rcu_dereference_protected(cng_names, true));
+	RCU_INIT_POINTER(cng_names, NULL);
+	cng_names_count = 0;
 	kvfree(cng_id_map);
 	cng_id_map = NULL;
 	cng_id_bits = 0;

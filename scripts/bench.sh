@@ -13,7 +13,8 @@
 # BENCH_TWIN_N (items of the sysfs twin), BENCH_OUT (where the results go:
 # build/bench, or build/bench-quick with QUICK, so that a quick run keeps
 # the last full one), MODULE_KO (our module; a missing one is skipped),
-# SAMPLES_DIR.
+# SAMPLES_DIR, BENCH_GUEST (the guest script: bench/million-in-guest.sh
+# runs ours alone at a large N; give it QEMU_MEM).
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 
@@ -67,7 +68,7 @@ CURSORS=$cursors
 CURSORS_N=1000
 PAIRED_ONLY=${BENCH_PAIRED_ONLY:-}
 EOF
-echo "bench/run-in-guest.sh $tmo" > "$out/bench.list"
+echo "${BENCH_GUEST:-bench/run-in-guest.sh} $tmo" > "$out/bench.list"
 
 echo "bench: building the initramfs" >&2
 LIST=$out/bench.list EXTRA_LIST=$TOP/bench/initramfs.list \

@@ -56,7 +56,7 @@ t ls -l fakenbd/pending/disk2
 say "Memory: what an item costs after drop_caches"
 t "sync; echo 3 > /proc/sys/vm/drop_caches; grep cng_node_cache /proc/slabinfo | awk '{print \$1\": \"\$2\" nodes of \"\$4\" bytes\"}'"
 echo "stock configfs.ko keeps 1,112 / 1,816 / 3,928 bytes pinned per item of"
-echo "0 / 8 / 32 attributes; ours, one 120-byte node (make bench, bench/README.md)"
+echo "0 / 8 / 32 attributes; ours, one 104-byte node (make bench, bench/README.md)"
 
 say "Save the tree, then tear it down in the right order"
 t configfs save -o /tmp/fakenbd.cfs fakenbd
