@@ -8,6 +8,7 @@
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
+#   make fuzz-syscalls  trinity for ten minutes on the debug kernel
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
@@ -101,6 +102,14 @@ check-debug: all
 fuzz: all
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
 
+# System-call fuzzing: trinity for ten minutes as an unprivileged user on
+# the debug kernel (tests/qemu/fuzz-syscalls.list); ours unless CONFIGFS
+# is given on the command line
+fuzz-syscalls: all
+	DEBUG_LISTS=tests/qemu/fuzz-syscalls.list DEBUG_SELFTEST=0 \
+	CONFIGFS="$(if $(filter command line,$(origin CONFIGFS)),$(CONFIGFS),ours)" \
+		scripts/check.sh debug
+
 # Benchmarks: ours vs stock vs tmpfs in one boot (QUICK=1: a reduced set)
 bench: all
 	scripts/bench.sh
@@ -129,4 +138,4 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug fuzz bench bench-fakenbd bench-profile bench-perf lint clean
+	check-debug fuzz fuzz-syscalls bench bench-fakenbd bench-profile bench-perf lint clean
