@@ -10,6 +10,7 @@
 #   make check-kernel the suites on the second kernel (6.12) alone
 #   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
+#   make fuzz-syscalls  trinity for ten minutes on the debug kernel
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
@@ -116,6 +117,14 @@ check-targetcli: all
 fuzz: all
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
 
+# System-call fuzzing: trinity for ten minutes as an unprivileged user on
+# the debug kernel (tests/qemu/fuzz-syscalls.list); ours unless CONFIGFS
+# is given on the command line
+fuzz-syscalls: all
+	DEBUG_LISTS=tests/qemu/fuzz-syscalls.list DEBUG_SELFTEST=0 \
+	CONFIGFS="$(if $(filter command line,$(origin CONFIGFS)),$(CONFIGFS),ours)" \
+		scripts/check.sh debug
+
 # Benchmarks: ours vs stock vs tmpfs in one boot (QUICK=1: a reduced set)
 bench: all
 	scripts/bench.sh
@@ -144,5 +153,5 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug check-kernel check-targetcli fuzz bench bench-fakenbd \
-	bench-profile bench-perf lint clean
+	check-debug check-kernel check-targetcli fuzz fuzz-syscalls bench \
+	bench-fakenbd bench-profile bench-perf lint clean

@@ -178,6 +178,10 @@ static int cng_symlink_make(struct inode *dir, struct dentry *dentry,
 	if (!cng_node_get_active(parent))
 		goto out_put_path;
 	target = CNG_I(d_inode(path.dentry))->node;
+	/* The mount's root is no client's item: stock's ENOENT. */
+	ret = -ENOENT;
+	if (target == &cng_root_node)
+		goto out_put_active;
 	/* A stage is not an item of its own: a link to it is refused. */
 	ret = -EPERM;
 	if (target->flags & CNG_NODE_STAGE)

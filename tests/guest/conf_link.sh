@@ -58,7 +58,7 @@ body_is() {
 	}
 }
 
-ktap_plan 33
+ktap_plan 34
 
 cng_load
 base=$(live)
@@ -101,6 +101,8 @@ check "link_to_attribute_fails_enotdir" \
 	refused_quietly ENOTDIR symlink "$B/data" "$A/ldata"
 check "link_to_missing_fails_enoent" \
 	refused_quietly ENOENT symlink "$T/items/zz" "$A/lzz"
+check "link_to_mount_root_fails_enoent" \
+	refused_quietly ENOENT symlink "$CFS" "$A/lroot"
 clear_events
 check "allow_link_refusal_returned_by_symlink" sh -c \
 	". ./conf_lib.sh; echo -18 > $A/link_ret && sys_is EXDEV symlink $B $A/lx &&
