@@ -18,7 +18,8 @@ dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
 # A name is tests/guest/NAME.list; a path (with a /) is from the top.
 lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module
-	16-faults 17-extensions 17-helpers tests/qemu/debug-clients.list"}
+	16-faults 17-extensions 17-helpers 19-hostile
+	tests/qemu/debug-clients.list tests/qemu/debug-fuzz.list"}
 # shellcheck source=scripts/tap-lib.sh
 . "$TOP/scripts/tap-lib.sh"
 n=0	# results of this script's own
