@@ -5,7 +5,8 @@
 # nothing is written into the sources: configfs-ng-dkms and
 # configfs-ng-tools land in $BUILD/deb, then lintian judges them.
 #
-# Usage: mkdeb.sh   (through make deb; needs TOP and BUILD)
+# Usage: mkdeb.sh   (through make deb; needs TOP and BUILD; DEB_OUT, the
+#                   output directory, defaults to $BUILD/deb)
 # Installs what it needs first (dpkg-dev, debhelper, dh-dkms, lintian).
 # Exit status: 0 when the packages were built and lintian found nothing
 # that debian/*.lintian-overrides does not explain.
@@ -36,7 +37,7 @@ if [ "$changelog" != "$version" ]; then
 	exit 1
 fi
 
-out=$BUILD/deb
+out=${DEB_OUT:-$BUILD/deb}
 src=$out/configfs-ng-$version
 rm -rf "$out"
 mkdir -p "$src"
