@@ -16,6 +16,9 @@
 #   make bench-profile  where the time of a mkdir goes (function_graph)
 #   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads)
 #   make lint         the static checks alone
+#   make deb          the Debian packages, into build/deb (docs/packaging.md)
+#   make check-deb    the packages proved in a Debian guest (GUEST_KVERS=...)
+#   make install      DKMS source (and dkms install), tool, man page; PREFIX
 #   make clean        back to the tree as cloned
 
 CNG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/configfs-ng
@@ -25,7 +28,9 @@ else
 ENV_MK := $(CNG_CACHE)/env.mk
 endif
 
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# Goals that need no target kernel do not run scripts/prereqs.sh.
+NO_ENV_GOALS := clean deb install dkms-install install-tool
+ifneq ($(filter-out $(NO_ENV_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(ENV_MK)
 endif
 
@@ -143,6 +148,41 @@ bench-perf: all
 lint: module
 	scripts/check.sh lint
 
+# The Debian packages, built from a copy of the tree (scripts/mkdeb.sh).
+deb:
+	TOP=$(TOP) BUILD=$(BUILD) scripts/mkdeb.sh
+
+# Both packages installed, used and purged in a guest, on each kernel.
+check-deb: deb
+	scripts/check-deb.sh $(or $(GUEST_KVERS),$(KVER))
+
+# The non-Debian install. The module's source goes where DKMS looks
+# (dkms.conf beside module/ and include/); without DESTDIR, DKMS (when
+# present) then builds and installs it for the running kernel.
+PREFIX ?= /usr/local
+CNG_VERSION := $(shell cat module/VERSION)
+DKMS_SRC := $(DESTDIR)/usr/src/configfs-ng-$(CNG_VERSION)
+
+dkms-install:
+	install -d $(DKMS_SRC)/module $(DKMS_SRC)/include
+	install -m 0644 module/Kbuild module/Makefile module/VERSION \
+		module/*.c module/*.h $(DKMS_SRC)/module/
+	install -m 0644 include/*.h $(DKMS_SRC)/include/
+	sed 's/#MODULE_VERSION#/$(CNG_VERSION)/' module/dkms.conf \
+		> $(DKMS_SRC)/dkms.conf
+
+install-tool: tool
+	install -D -m 0755 tools/configfs/configfs $(DESTDIR)$(PREFIX)/sbin/configfs
+	install -D -m 0644 tools/configfs/configfs.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/configfs.8
+
+install: dkms-install install-tool
+	if [ -z "$(DESTDIR)" ] && command -v dkms > /dev/null; then \
+		dkms install configfs-ng/$(CNG_VERSION); \
+	else \
+		echo "DKMS source in $(DKMS_SRC); build it with: dkms install configfs-ng/$(CNG_VERSION)"; \
+	fi
+
 clean:
 	find module samples drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
@@ -154,4 +194,5 @@ clean:
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
 	check-debug check-kernel check-targetcli fuzz fuzz-syscalls bench \
-	bench-fakenbd bench-profile bench-perf lint clean
+	bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
+	dkms-install install-tool install
