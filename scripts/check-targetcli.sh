@@ -50,10 +50,10 @@ for cf in ${CONFIGFS:-ours stock}; do
 	# in services' private mount namespaces, pinning the stock module.
 	# The test loads ours with insmod, stock with modprobe by name.
 	tap_stream "targetcli_on_$cf" env \
-		GUEST_APPEND="modprobe.blacklist=configfs" \
+		GUEST_APPEND="modprobe.blacklist=configfs oops=panic" \
 		"$TOP/scripts/debian-guest.sh" \
 		--kver "$KVER" --timeout 1500 --console "$out/console-$cf.log" \
 		"$TOP/tests/debian/targetcli.sh" "$TOP" "$cf" "$tcli"
 	ncf=$((ncf + 1))
 done
-echo "1..$((n + ncf * 7))"
+echo "1..$((n + ncf * 8))"

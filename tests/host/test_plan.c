@@ -61,6 +61,28 @@ static void plan_writes_subdirectories_before_their_parent(void)
 	free(o);
 }
 
+/* A LIO backstore: control, enable, then attrib/ (LIO oopses otherwise). */
+static void plan_writes_a_lio_backstores_own_attributes_first(void)
+{
+	int bad;
+	char *o = order("mkdir target\nmkdir target/core\n"
+			"mkdir target/core/fileio_0\n"
+			"mkdir target/core/fileio_0/d\n"
+			"set target/core/fileio_0/d/attrib/emulate_tpu 1\n"
+			"set target/core/fileio_0/d/enable 1\n"
+			"set target/core/fileio_0/d/control x\n"
+			"mkdir g\nset g/UDC x\nmkdir g/f\nset g/f/a y\n", &bad);
+
+	EXPECT_STR(o, "mkdir g\nmkdir g/f\nmkdir target\n"
+		      "mkdir target/core\nmkdir target/core/fileio_0\n"
+		      "mkdir target/core/fileio_0/d\n"
+		      "set g/f/a\nset g/UDC\n"
+		      "set target/core/fileio_0/d/control\n"
+		      "set target/core/fileio_0/d/enable\n"
+		      "set target/core/fileio_0/d/attrib/emulate_tpu\n");
+	free(o);
+}
+
 static void plan_links_after_every_attribute(void)
 {
 	int bad;
@@ -178,6 +200,7 @@ static void plan_takes_ten_thousand_items_quickly(void)
 const struct ktap_case plan_cases[] = {
 	KTAP_CASE(plan_makes_parents_before_children),
 	KTAP_CASE(plan_writes_subdirectories_before_their_parent),
+	KTAP_CASE(plan_writes_a_lio_backstores_own_attributes_first),
 	KTAP_CASE(plan_links_after_every_attribute),
 	KTAP_CASE(plan_puts_modes_and_owners_last),
 	KTAP_CASE(plan_survives_links_in_a_cycle),

@@ -8,7 +8,8 @@
  *  1. every mkdir, parents before children;
  *  2. every attribute, depth first, each directory's own after those of
  *     its subdirectories: an object's own switches (enable, UDC, power)
- *     come after its parts are configured;
+ *     come after its parts are configured (but for a LIO backstore,
+ *     plan_own_sets_first());
  *  3. every link, depth first, each after the links under its target: a
  *     link often starts something (a LUN's SCSI device, a port listening)
  *     that needs its directory's switches set before (tcm_loop's nexus),
@@ -420,18 +421,37 @@ static void plan_emit_mkdirs(struct plan *plan, struct pnode *n)
 }
 
 /*
- * Depth first: subdirectories, then links (each after its target's
- * subtree), then attributes. A target being visited already is an
- * ancestor, or part of a cycle of links: it is not waited for.
+ * The one rule that knows a subsystem: a LIO backstore
+ * (target/core/HBA/DEVICE) takes its own attributes first (control, then
+ * enable, by name) and its subdirectories' after, as targetcli writes
+ * them. Its attrib/emulate_tpu 1 written before enable makes 6.1's
+ * fileio dereference the file it has not opened yet: a kernel oops, which
+ * no retry can learn from (docs/client-notes.md, LIO). Its attributes
+ * that enable resets (block_size) are written after it anyway.
+ */
+static bool plan_own_sets_first(const struct pnode *n)
+{
+	const struct pnode *hba = n->parent;
+
+	return hba && hba->parent && hba->parent->path &&
+	       !strcmp(hba->parent->path, "target/core");
+}
+
+/*
+ * Depth first: each directory's subdirectories, then its own attributes
+ * (but see plan_own_sets_first()).
  */
 static void plan_visit_sets(struct plan *plan, struct pnode *n)
 {
+	bool own_first = plan_own_sets_first(n);
 	size_t i;
 
+	for (i = 0; own_first && i < n->nr_kids; i++)
+		plan_emit(plan, n->kids[i]->set);
 	for (i = 0; i < n->nr_kids; i++)
 		if (n->kids[i]->kind == PN_DIR)
 			plan_visit_sets(plan, n->kids[i]);
-	for (i = 0; i < n->nr_kids; i++)
+	for (i = 0; !own_first && i < n->nr_kids; i++)
 		plan_emit(plan, n->kids[i]->set);
 }
 
