@@ -122,6 +122,33 @@ static void restore_onto_a_matching_tree_writes_nothing(void)
 	fake_free(&f);
 }
 
+/* LIO's auth strings keep what they are given, newline and all. */
+static int verbatim_store(struct fake *fake, const char *path,
+			  const char *value)
+{
+	if (value[0])
+		return 0;
+	fake_set(fake, path, "\n");	/* the "\n" an empty value is written as */
+	return FAKE_TAKEN;
+}
+
+static const struct fake_hooks verbatim_hooks = {
+	.store = verbatim_store,
+};
+
+static void restore_takes_an_empty_value_kept_as_a_newline(void)
+{
+	struct fake f;
+
+	fake_init(&f, &verbatim_hooks);
+	fake_dir(&f, "auth", false);
+	fake_attr(&f, "auth/userid", 0644, "NULL");
+	EXPECT(fake_restore_text(&f, "version 1\nset auth/userid \"\"\n"
+				 "end\n") == 0);
+	EXPECT_STR(fake_value(&f, "auth/userid"), "\n");
+	fake_free(&f);
+}
+
 static void restore_adds_what_a_partial_tree_lacks(void)
 {
 	struct fake f;
@@ -690,6 +717,7 @@ static void save_portable_binds_a_gadget_to_any_free_udc(void)
 }
 
 const struct ktap_case restore_cases[] = {
+	KTAP_CASE(restore_takes_an_empty_value_kept_as_a_newline),
 	KTAP_CASE(save_skips_read_only_and_notes_write_only),
 	KTAP_CASE(save_notes_unreadable_values),
 	KTAP_CASE(save_is_byte_identical_twice),

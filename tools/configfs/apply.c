@@ -402,7 +402,10 @@ static const char *apply_quote(struct apply *a, const char *value,
 
 /*
  * Does @path read as @st sets it? Either as save would keep it, or
- * whole: a value given with a trailing newline reads back with it.
+ * whole: a value given with a trailing newline reads back with it. An
+ * empty value is written as "\n" (fs_write_value()); an attribute that
+ * keeps what it is given verbatim (LIO's auth strings) then reads
+ * "\n\n", which is as near to empty as it can be made.
  */
 static bool apply_reads_as(struct apply *a, const char *path,
 			   const struct stmt *st, const char **cur,
@@ -414,6 +417,8 @@ static bool apply_reads_as(struct apply *a, const char *path,
 	}
 	if (*len == st->len && !memcmp(*cur, st->arg, *len))
 		return true;
+	if (!st->len)
+		return a->raw_len == 2 && !memcmp(*cur, "\n\n", 2);
 	return a->raw_len == st->len && !memcmp(*cur, st->arg, st->len);
 }
 
