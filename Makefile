@@ -114,7 +114,7 @@ check-debug: all
 check-kernel: all
 	scripts/check.sh kernel
 
-# The tool against targetcli, in a Debian guest (issue 22; ~10 min)
+# The tool against targetcli, in a Debian guest (issue 22; ~3 min quiet)
 check-targetcli: all
 	scripts/check.sh targetcli
 
