@@ -22,67 +22,25 @@ lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module
 	tests/qemu/debug-clients.list tests/qemu/debug-fuzz.list"}
 # shellcheck source=scripts/tap-lib.sh
 . "$TOP/scripts/tap-lib.sh"
-n=0	# results of this script's own
 
-fail() {	# fail NAME LOG: one failing test with LOG shown, and stop
-	sed 's/^/    # /' "$2" | tail -n 60
-	n=$((n + 1))
-	echo "not ok $n $1"
-	echo "1..$n"
-	exit 1
-}
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
 
 # A list named and missing is a failure, not a smaller suite; checked
 # first, as it costs nothing.
-: > "$out/check.list"
-for l in $lists; do
-	case $l in
-	*/*) f=$TOP/$l ;;
-	*) f=$TOP/tests/guest/$l.list ;;
-	esac
-	if [ ! -f "$f" ]; then
-		echo "no list $f" > "$out/lists.log"
-		fail debug:every_list_exists "$out/lists.log"
-	fi
-	cat "$f" >> "$out/check.list"
-done
+tap_prefix=debug
+# shellcheck disable=SC2086
+tap_lists "$out/check.list" $lists
 
 # The build's settings come from its own output, not from the cache's
 # debug-env.mk, which another checkout's run may rewrite meanwhile.
 "$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
-	fail debug:build_debug_kernel "$out/kernel.log"
-ok debug:build_debug_kernel
+	tap_fail debug:build_debug_kernel "$out/kernel.log"
+tap_ok debug:build_debug_kernel
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 
-# Our module, samples and drivers, built against the debug tree in copies of their
-# directories (and of include/, which both use), so the Debian-kernel
-# build in place is left alone.
-build_against_debug() {
-	local d
-	for d in module samples include drivers; do
-		rm -rf "${dbuild:?}/$d"
-		cp -a "$TOP/$d" "$dbuild/$d"
-		find "$dbuild/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
-			-o -name '*.mod*' -o -name '*.symvers' \) -delete
-	done
-	make -C "$DKDIR" M="$dbuild/module" W=1 KCFLAGS=-Werror modules &&
-	make -C "$DKDIR" M="$dbuild/samples" W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS="$dbuild/module/Module.symvers" modules &&
-	make -C "$DKDIR" M="$dbuild/drivers/fakenbd" W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS="$dbuild/module/Module.symvers" modules &&
-	mkdir -p "$dbuild/samples.ko" "$dbuild/drivers.ko" &&
-	cp "$dbuild"/samples/*.ko "$dbuild/samples.ko/" &&
-	cp "$dbuild"/drivers/fakenbd/*.ko "$dbuild/drivers.ko/"
-}
-build_against_debug > "$out/build.log" 2>&1 ||
-	fail debug:build_module_and_samples "$out/build.log"
-ok debug:build_module_and_samples
+"$TOP/scripts/build-copy.sh" "$DKDIR" "$dbuild" > "$out/build.log" 2>&1 ||
+	tap_fail debug:build_module_and_samples "$out/build.log"
+tap_ok debug:build_module_and_samples
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
@@ -102,7 +60,7 @@ done
 
 # DEBUG_SELFTEST=0 (make fuzz-syscalls): a fuzzing run, no self-test.
 if [ "${DEBUG_SELFTEST:-1}" = 0 ]; then
-	echo "1..$((n + ncf * (ntests + 1)))"
+	echo "1..$((tap_n + ncf * (ntests + 1)))"
 	exit 0
 fi
 
@@ -112,11 +70,11 @@ LABEL="debug-selftest:" "$TOP/scripts/guest-suite.sh" "${CONFIGFS%% *}" \
 	> "$out/selftest.tap" 2>&1
 sed 's/^/    # /' "$out/selftest.tap"
 expect() {	# expect NAME PATTERN
-	n=$((n + 1))
+	tap_n=$((tap_n + 1))
 	if grep -Eq -- "$2" "$out/selftest.tap"; then
-		echo "ok $n debug_runner_$1"
+		echo "ok $tap_n debug_runner_$1"
 	else
-		echo "not ok $n debug_runner_$1 # no line matches: $2"
+		echo "not ok $tap_n debug_runner_$1 # no line matches: $2"
 	fi
 }
 expect fails_a_lock_inversion \
@@ -152,12 +110,12 @@ else
 fi
 expect boots_again_after_an_active_reference_cycle \
 	'^ok 10 [^ ]*runner/pass.sh'
-n=$((n + 1))
+tap_n=$((tap_n + 1))
 if tap_adds_up < "$out/selftest.tap"; then
-	echo "ok $n debug_runner_gives_each_test_one_line"
+	echo "ok $tap_n debug_runner_gives_each_test_one_line"
 else
-	echo "not ok $n debug_runner_gives_each_test_one_line"
+	echo "not ok $tap_n debug_runner_gives_each_test_one_line"
 fi
 
 # Each suite's tests and its final check, and this script's own results.
-echo "1..$((n + ncf * (ntests + 1)))"
+echo "1..$((tap_n + ncf * (ntests + 1)))"

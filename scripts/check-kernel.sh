@@ -19,20 +19,7 @@ set -u
 . "$TOP/scripts/tap-lib.sh"
 lists=${KERNEL_LISTS:-"00-smoke 05-abi 10-conformance 12-better
 	13-differences 17-extensions 17-helpers 18-fakenbd 20-clients"}
-n=0	# results of this script's own
 
-fail() {	# fail NAME LOG: one failing test with LOG shown, and stop
-	sed 's/^/    # /' "$2" | tail -n 60
-	n=$((n + 1))
-	echo "not ok $n $1"
-	echo "1..$n"
-	exit 1
-}
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
 
 # The newest linux-headers-6.12.*+deb12-amd64 apt offers.
 newest_612() {
@@ -48,67 +35,38 @@ newest_612() {
 
 kver=${1:-$(newest_612)}
 [ -n "$kver" ] || { echo "no 6.12 kernel known to apt" > "$BUILD/kver.log"
-	fail kernel:a_second_kernel_is_known "$BUILD/kver.log"; }
+	tap_fail kernel:a_second_kernel_is_known "$BUILD/kver.log"; }
 out=${CHECK_OUT:-$BUILD/check}/kernel-$kver
 kbuild=$out/build
 mkdir -p "$out" "$kbuild"
 label=$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/k\1/p')	# k6.12
 
-: > "$out/check.list"
-for l in $lists; do
-	case $l in
-	*/*) f=$TOP/$l ;;
-	*) f=$TOP/tests/guest/$l.list ;;
-	esac
-	if [ ! -f "$f" ]; then
-		echo "no list $f" > "$out/lists.log"
-		fail "$label:every_list_exists" "$out/lists.log"
-	fi
-	cat "$f" >> "$out/check.list"
-done
+tap_prefix=$label
+# shellcheck disable=SC2086
+tap_lists "$out/check.list" $lists
 
 # Headers and image, once (the kernel's source is not needed here).
 env_mk=$CNG_CACHE/env-$kver.mk
 if [ ! -f "$env_mk" ]; then
 	KVER=$kver NO_SOURCE=1 "$TOP/scripts/prereqs.sh" > "$out/prereqs.log" 2>&1 ||
-		fail "$label:headers_and_image_are_installed" "$out/prereqs.log"
+		tap_fail "$label:headers_and_image_are_installed" "$out/prereqs.log"
 fi
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/K2_\1=\2/p' "$env_mk")"
 : "${K2_KDIR:?}" "${K2_KIMG:?}"
-ok "$label:headers_and_image_are_installed"
+tap_ok "$label:headers_and_image_are_installed"
 
-build_against() {
-	local d
-	for d in module samples include drivers; do
-		rm -rf "${kbuild:?}/$d"
-		cp -a "$TOP/$d" "$kbuild/$d"
-		find "$kbuild/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
-			-o -name '*.mod*' -o -name '*.symvers' \
-			-o -name modules.order \) -delete
-	done
-	make -C "$K2_KDIR" M="$kbuild/module" W=1 KCFLAGS=-Werror modules &&
-	make -C "$K2_KDIR" M="$kbuild/samples" W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS="$kbuild/module/Module.symvers" modules &&
-	make -C "$K2_KDIR" M="$kbuild/drivers/fakenbd" W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS="$kbuild/module/Module.symvers" modules &&
-	rm -rf "$kbuild/samples.ko" "$kbuild/drivers.ko" &&
-	mkdir -p "$kbuild/samples.ko" "$kbuild/drivers.ko" &&
-	sed "s|.*/||; s|^|$kbuild/samples/|; s/\.o\$/.ko/" \
-		"$kbuild/samples/modules.order" | xargs cp -t "$kbuild/samples.ko" &&
-	cp "$kbuild"/drivers/fakenbd/*.ko "$kbuild/drivers.ko/"
-}
-build_against > "$out/build.log" 2>&1 ||
-	fail "$label:module_samples_and_fakenbd_build_with_w1_werror" \
+"$TOP/scripts/build-copy.sh" "$K2_KDIR" "$kbuild" > "$out/build.log" 2>&1 ||
+	tap_fail "$label:module_samples_and_fakenbd_build_with_w1_werror" \
 		"$out/build.log"
-ok "$label:module_samples_and_fakenbd_build_with_w1_werror"
+tap_ok "$label:module_samples_and_fakenbd_build_with_w1_werror"
 
 abi=$TOP/scripts/abi-check.sh	# reads TOP/module/Module.symvers
 if KDIR=$K2_KDIR TOP=$kbuild "$abi" > "$out/abi.log" 2>&1; then
-	ok "$label:exports_and_crcs_match_stock"
+	tap_ok "$label:exports_and_crcs_match_stock"
 else
 	sed 's/^/    # /' "$out/abi.log"
-	n=$((n + 1))
-	echo "not ok $n $label:exports_and_crcs_match_stock"
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n $label:exports_and_crcs_match_stock"
 fi
 
 export KERNEL=$K2_KIMG/boot/vmlinuz-$kver KIMG=$K2_KIMG KVER=$kver
@@ -131,4 +89,4 @@ for cf in ${CONFIGFS:-ours stock}; do
 done
 
 # Each suite's tests and its final check, and this script's own results.
-echo "1..$((n + ncf * (ntests + 1)))"
+echo "1..$((tap_n + ncf * (ntests + 1)))"

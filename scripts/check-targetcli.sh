@@ -16,15 +16,6 @@ set -u
 out=${CHECK_OUT:-$BUILD/check}/targetcli
 tcli=$CNG_CACHE/targetcli
 mkdir -p "$out"
-n=0
-
-fail() {	# fail NAME LOG: one failing test with LOG shown, and stop
-	sed 's/^/    # /' "$2" | tail -n 40
-	n=$((n + 1))
-	echo "not ok $n $1"
-	echo "1..$n"
-	exit 1
-}
 
 fetch() {
 	local d
@@ -39,9 +30,8 @@ fetch() {
 	rm -rf "$d"
 	touch "$tcli/.stamp"
 }
-fetch > "$out/fetch.log" 2>&1 || fail targetcli:fetch "$out/fetch.log"
-n=$((n + 1))
-echo "ok $n targetcli:fetch"
+fetch > "$out/fetch.log" 2>&1 || tap_fail targetcli:fetch "$out/fetch.log"
+tap_ok targetcli:fetch
 
 ncf=0
 for cf in ${CONFIGFS:-ours stock}; do
@@ -56,4 +46,4 @@ for cf in ${CONFIGFS:-ours stock}; do
 		"$TOP/tests/debian/targetcli.sh" "$TOP" "$cf" "$tcli"
 	ncf=$((ncf + 1))
 done
-echo "1..$((n + ncf * 8))"
+echo "1..$((tap_n + ncf * 8))"

@@ -14,6 +14,14 @@
 #                              - CMD exited nonzero and no result of its
 #                                own failed (a script that broke down).
 #   tap_adds_up < TAP        true when TAP has one plan and as many results
+#   tap_ok NAME              a passing result of the script's own (tap_n
+#                            counts them)
+#   tap_fail NAME LOG        a failing one with LOG's tail shown; then the
+#                            plan, and exit 1
+#   tap_lists OUT LIST...    concatenate test lists into OUT (a name is
+#                            tests/guest/NAME.list, a path is from TOP);
+#                            a list named and missing fails (tap_fail
+#                            PREFIX:every_list_exists, PREFIX=$tap_prefix)
 #   tap_start FILE CMD...    run CMD in the background, its stdout to FILE
 #                            and its exit status to FILE.rc: streams that
 #                            run at once (then `wait`)
@@ -93,4 +101,36 @@ tap_replay() {
 	cat "$1"
 	rc=$(cat "$1.rc" 2>/dev/null)
 	return "${rc:-1}"
+}
+
+tap_n=0
+
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n $1"
+}
+
+tap_fail() {
+	sed 's/^/    # /' "$2" | tail -n 60
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n $1"
+	echo "1..$tap_n"
+	exit 1
+}
+
+tap_lists() {
+	local out=$1 l f
+	shift
+	: > "$out"
+	for l in "$@"; do
+		case $l in
+		*/*) f=$TOP/$l ;;
+		*) f=$TOP/tests/guest/$l.list ;;
+		esac
+		if [ ! -f "$f" ]; then
+			echo "no list $f" > "$out.log"
+			tap_fail "${tap_prefix:-}:every_list_exists" "$out.log"
+		fi
+		cat "$f" >> "$out"
+	done
 }

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the module, the samples and fakenbd against another kernel tree,
+# in copies of their directories (and of include/, which they use), so
+# that the build in place for the Makefile's kernel is left alone. Used by
+# scripts/check-debug.sh (the debug kernel) and scripts/check-kernel.sh
+# (the second kernel). Leaves DEST/module/configfs.ko, and what the
+# kernel built of the others in DEST/samples.ko/ and DEST/drivers.ko/.
+#
+# Usage: build-copy.sh KDIR DEST   (environment: TOP)
+set -eu
+: "${TOP:?run me through make}"
+kdir=$1 dest=$2
+
+mkdir -p "$dest"
+for d in module samples include drivers; do
+	rm -rf "${dest:?}/$d"
+	cp -a "$TOP/$d" "$dest/$d"
+	find "$dest/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
+		-o -name '*.mod*' -o -name '*.symvers' -o -name modules.order \) \
+		-delete
+done
+syms=KBUILD_EXTRA_SYMBOLS=$dest/module/Module.symvers
+make -C "$kdir" M="$dest/module" W=1 KCFLAGS=-Werror modules
+make -C "$kdir" M="$dest/samples" W=1 KCFLAGS=-Werror "$syms" modules
+make -C "$kdir" M="$dest/drivers/fakenbd" W=1 KCFLAGS=-Werror "$syms" modules
+# What this kernel built (cng_slot is 6.1's, cng_visible 6.12's).
+for d in samples drivers/fakenbd; do
+	out=$dest/${d%%/*}.ko
+	rm -rf "$out"
+	mkdir -p "$out"
+	sed "s|.*/||; s|^|$dest/$d/|; s/\.o\$/.ko/" "$dest/$d/modules.order" |
+		xargs -r cp -t "$out"
+done
