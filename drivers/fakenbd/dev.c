@@ -247,7 +247,8 @@ static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
  * Write a request in the SENDING state, under dev->tx_mutex, and settle
  * its state: SENT when it is on the wire whole or its send failed (the
  * connection is then brought down and the sweep fails it); back to
- * QUEUED at the head of the list when MSG_DONTWAIT found the socket full.
+ * QUEUED at the head of the list when MSG_DONTWAIT found the socket full
+ * (or TCP short of memory: -EAGAIN too), for the work to finish, waiting.
  * The request may be completed as soon as it is SENT: do not touch it
  * after this returns true.
  */
