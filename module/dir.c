@@ -748,7 +748,7 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 	struct cng_node *dir = CNG_I(file_inode(file))->node;
 	struct cng_dir_cursor *cur = file->private_data;
 	struct cng_dir_entry one, *ent = &one;
-	struct cng_dir_batch *batch;
+	struct cng_dir_batch *batch = NULL;
 	unsigned int nr = 0, n, i, j, max = 1;
 	char *names = cur->next;
 	size_t size = sizeof(cur->next);
@@ -767,15 +767,24 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		if (ret)
 			return 0;
 	}
-	/* Without the memory, one child per hold of the mutex. */
-	batch = kmalloc(sizeof(*batch), GFP_KERNEL | __GFP_NOWARN);
-	if (batch) {
-		ent = batch->ent;
-		max = CNG_DIR_BATCH;
-		names = batch->names;
-		size = sizeof(batch->names);
-	}
+	/*
+	 * The first child alone, in the cursor's name (a small getdents
+	 * takes one or two), then batches that double up to CNG_DIR_BATCH
+	 * as long as the caller's buffer takes them all. Without the
+	 * memory for a batch, one child per hold of the mutex.
+	 */
 	for (;;) {
+		if (max > 1 && !batch) {
+			batch = kmalloc(sizeof(*batch),
+					GFP_KERNEL | __GFP_NOWARN);
+			if (batch) {
+				ent = batch->ent;
+				names = batch->names;
+				size = sizeof(batch->names);
+			} else {
+				max = 1;
+			}
+		}
 		mutex_lock(&cng_tree_mutex);
 		/* A seek anywhere but where we stopped counts from the start. */
 		resume = cur->valid && cur->pos == ctx->pos;
@@ -819,6 +828,7 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 			cng_node_put(ent[j].node);
 		if (i < n)
 			break;
+		max = min_t(unsigned int, 2 * max, CNG_DIR_BATCH);
 	}
 	kfree(batch);
 	return 0;
