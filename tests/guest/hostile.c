@@ -32,6 +32,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
@@ -149,7 +150,10 @@ static const struct {
 	[OP_READLINK]	= { "readlink", 4, N_NONE },
 };
 
-/* cng_test/@rel/@sub; ".." is the mount's root, "." cng_test/ itself. */
+/*
+ * cng_test/@rel/@sub; ".." is the mount's root, "." cng_test/ itself, and
+ * an absolute @rel is itself (the walk's files).
+ */
 static void path_of(char *buf, size_t size, const char *rel, const char *sub)
 {
 	const char *base = T "/";
@@ -157,6 +161,8 @@ static void path_of(char *buf, size_t size, const char *rel, const char *sub)
 	if (!strcmp(rel, "..") || !strcmp(rel, ".")) {
 		base = rel[1] ? CFS : T;
 		rel = "";
+	} else if (rel[0] == '/') {
+		base = "";
 	}
 	snprintf(buf, size, "%s%s%s%s", base, rel, sub ? "/" : "",
 		 sub ? sub : "");
@@ -475,6 +481,26 @@ static void phase_undo(const struct target *t, const struct stat *st,
 	quiet(chmod(par, pst->st_mode & 07777));
 }
 
+/*
+ * Is @r, the outcome of an operation the modes @may allow or not, one they
+ * permit? Says why not and counts a violation.
+ */
+static bool outcome_fits_modes(const char *r, bool may)
+{
+	if (!strncmp(r, "OK", 2) && !may) {
+		say("succeeded, but the modes refuse it");
+		violations++;
+		return false;
+	}
+	if (!may && strcmp(r, "EACCES") && strcmp(r, "EPERM") &&
+	    strncmp(r, "EACCES close", 12)) {
+		say("modes refuse it: EACCES or EPERM expected");
+		violations++;
+		return false;
+	}
+	return true;
+}
+
 /* Every operation on every target in every phase. */
 static bool t_hostile_users(void)
 {
@@ -514,15 +540,7 @@ static bool t_hostile_users(void)
 				as_user(uid, gid, op, t, r, sizeof(r));
 				out("%s %s %s %s", phase_names[ph], t->name,
 				    ops[op].name, r);
-				if (!strncmp(r, "OK", 2) && !may) {
-					say("succeeded, but the modes refuse it");
-					violations++;
-				} else if (!may && strcmp(r, "EACCES") &&
-					   strcmp(r, "EPERM") &&
-					   strncmp(r, "EACCES close", 12)) {
-					say("modes refuse it: EACCES or EPERM expected");
-					violations++;
-				}
+				outcome_fits_modes(r, may);
 				undo_op(t);
 				phase_undo(t, &st0, &pst0);
 				if (!repair()) {
@@ -949,8 +967,105 @@ static const struct tcase cases[] = {
 	{ "module_unloads", t_module_unloads },
 };
 
-int main(void)
+/*
+ * hostile walk DIR: the "none" phase on a real client's tree. Every file
+ * under DIR (hostile_clients.sh builds the trees of nvmet, LIO, the USB
+ * gadget and netconsole as root) gets every operation of its kind from
+ * uid 1000: nothing the modes refuse may succeed, and each such refusal
+ * is EACCES or EPERM. What they allow may fail as the client likes (a
+ * read of a write-only attribute's show, say). Its own TAP: one result a
+ * file with a violation, then the count.
+ */
+#define WALK_MAX	4096
+
+static char *walk_paths[WALK_MAX];
+static unsigned char walk_kinds[WALK_MAX];
+static int walk_n;
+
+static int walk_collect(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
 {
+	(void)flag;
+	(void)ftw;
+	if (walk_n >= WALK_MAX)
+		return 1;
+	walk_kinds[walk_n] = S_ISDIR(st->st_mode) ? K_DIR :
+			     S_ISLNK(st->st_mode) ? K_LINK : K_FILE;
+	walk_paths[walk_n++] = strdup(path);
+	return 0;
+}
+
+/* The first entry of directory @dir of type @dtype, in @buf; NULL if none. */
+static const char *walk_first(const char *dir, unsigned char dtype,
+			      char *buf, size_t size)
+{
+	const char *found = NULL;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (e->d_type == dtype && e->d_name[0] != '.') {
+			snprintf(buf, size, "%s", e->d_name);
+			found = buf;
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int walk_tree(const char *root)
+{
+	char par[PLEN], r[LINE_LEN], child[NAME_MAX + 1], attr[NAME_MAX + 1];
+	struct stat st, pst;
+	long calls = 0;
+	int i, op, bad_files = 0;
+
+	if (nftw(root, walk_collect, 16, FTW_PHYS) || walk_n < 2) {
+		printf("# cannot list the files under %s\n", root);
+		return 1;
+	}
+	for (i = 0; i < walk_n; i++) {
+		struct target t = {
+			.name = walk_paths[i], .path = walk_paths[i],
+			.kind = walk_kinds[i],
+		};
+		int before = violations;
+
+		if (strlen(t.path) >= PLEN - 16)
+			continue;	/* no room for the operations' names */
+		if (t.kind == K_DIR) {
+			t.child = walk_first(t.path, DT_DIR, child,
+					     sizeof(child));
+			t.attr = walk_first(t.path, DT_REG, attr, sizeof(attr));
+		}
+		parent_of(par, sizeof(par), t.path);
+		if (lstat(t.path, &st) || stat(par, &pst))
+			continue;	/* a file the client took back */
+		for (op = 0; op < OP_COUNT; op++) {
+			if (!(ops[op].kinds & (1u << t.kind)) ||
+			    (op == OP_RMDIR_CHILD && !t.child) ||
+			    (op == OP_UNLINK_ATTR && !t.attr))
+				continue;
+			as_user(USER, USER, op, &t, r, sizeof(r));
+			calls++;
+			if (!outcome_fits_modes(r, allowed(ops[op].need, &st,
+							   &pst, USER, USER)))
+				say("%s %s: %s", t.path, ops[op].name, r);
+		}
+		if (violations > before)
+			bad_files++;
+	}
+	printf("# %d files, %ld calls as uid %d, %d wrong outcomes in %d files\n",
+	       walk_n, calls, USER, violations, bad_files);
+	return violations ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "walk"))
+		return walk_tree(argv[2]);
 	if (cng_load() || !repair()) {
 		printf("KTAP version 1\n1..0 # cannot set up cng_test\n");
 		return 1;
