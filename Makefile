@@ -11,6 +11,7 @@
 #   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
 #   make fuzz-syscalls  trinity for ten minutes on the debug kernel
+#   make soak         real clients at once for MINUTES (30), ours and stock
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
@@ -130,6 +131,11 @@ fuzz-syscalls: all
 	CONFIGFS="$(if $(filter command line,$(origin CONFIGFS)),$(CONFIGFS),ours)" \
 		scripts/check.sh debug
 
+# Soak with real clients (tests/guest/soak.sh) for MINUTES minutes (30),
+# one boot per module of CONFIGFS at once; make check runs its short form
+soak: all
+	scripts/soak.sh $(or $(MINUTES),30)
+
 # Benchmarks: ours vs stock vs tmpfs in one boot (QUICK=1: a reduced set)
 bench: all
 	scripts/bench.sh
@@ -193,6 +199,6 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug check-kernel check-targetcli fuzz fuzz-syscalls bench \
+	check-debug check-kernel check-targetcli fuzz fuzz-syscalls soak bench \
 	bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
 	dkms-install install-tool install

@@ -7,7 +7,8 @@
 # expected failure that does not happen or is another one. In the guest,
 # tests/qemu/selftest.list, whose tests fail, hang, WARN, Oops, log other
 # reports, flood the kernel log, skip, stop short, leave a module loaded,
-# cut the guest off before a verdict and report late, on purpose, between
+# cut the guest off before a verdict, time out leaving processes in
+# sessions of their own and report late, on purpose, between
 # passing tests: each failure mode must give a failing verdict with the
 # evidence shown while the suite goes on. TAP on stdout.
 #
@@ -208,10 +209,15 @@ result fails_a_module_test_whose_module_does_not_load \
 result fails_a_test_whose_verdict_the_guest_lost \
 	has "$t" '^not ok 21 [^ ]*runner/pass.sh # guest aborted: init: fork: '
 result boots_again_after_a_lost_verdict has "$t" '^ok 22 [^ ]*runner/pass.sh'
+result times_out_a_test_that_left_processes \
+	has "$t" '^not ok 23 [^ ]*runner/orphan.sh # timed out'
+result shows_what_it_killed \
+	has "$t" '# killed [0-9]+ \(sh, uid 1000\), left by the test'
+result kills_what_a_timed_out_test_left has "$t" '^ok 24 [^ ]*runner/alone.sh'
 result waits_for_a_late_report_before_the_last_scan \
-	has "$t" '^not ok 24 [^ ]*unload_all_modules # kernel log reports a bug'
+	has "$t" '^not ok 26 [^ ]*unload_all_modules # kernel log reports a bug'
 result shows_the_late_report has "$t" '# >>> INFO: task cng-late:1 blocked'
-result counts_the_verdicts has "$out/tap" ': 12 passed, 12 failed$'
+result counts_the_verdicts has "$out/tap" ': 13 passed, 13 failed$'
 result gives_each_test_one_line tap_adds_up < "$out/tap"
 result exits_nonzero_on_failures test "$status" -ne 0
 echo "1..$n"

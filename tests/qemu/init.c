@@ -12,7 +12,8 @@
  * record, a kmemleak that cannot scan or a module left behind fails the
  * test, with the evidence copied to the verdict port, as does KTAP that
  * does not add up (see struct ktap_count). After a kernel report the next
- * test gets a new boot.
+ * test gets a new boot. What a test left running in a session of its own
+ * is killed when it ends (kill_leftovers), and init reaps every orphan.
  *
  * Verdict port protocol, one line each, read by tests/qemu/run.sh:
  *   #cng-start N NAME	test N begins
@@ -30,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -472,6 +474,25 @@ static void forward(char *buf, size_t *len, bool flush_all)
 
 enum run_result { RUN_EXITED, RUN_TIMEOUT, RUN_STUCK };
 
+/*
+ * init is every orphan's parent: reap each child that has ended, so that
+ * none stays a zombie. Returns true when @pid was among them, its wait
+ * status in *@status.
+ */
+static bool reap_children(pid_t pid, int *status)
+{
+	bool found = false;
+	pid_t done;
+	int st;
+
+	while ((done = waitpid(-1, &st, WNOHANG)) > 0)
+		if (done == pid) {
+			*status = st;
+			found = true;
+		}
+	return found;
+}
+
 /* Run argv with a deadline; returns how it ended and its wait status. */
 static enum run_result run_test(char *const argv[], int timeout, int *status)
 {
@@ -481,6 +502,7 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 	int pfd[2];
 	pid_t pid;
 	bool open_pipe = true;
+	bool exited = false;
 
 	if (pipe2(pfd, O_CLOEXEC))
 		die("pipe");
@@ -506,8 +528,12 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 
 		if (left <= 0)
 			break;
-		if (poll(&pf, 1, left) <= 0)
+		/* SIGCHLD ends the poll: orphans are reaped as they end. */
+		if (poll(&pf, 1, left) <= 0) {
+			if (reap_children(pid, status))
+				exited = true;
 			continue;
+		}
 		n = read(pfd[0], buf + len, sizeof(buf) - 1 - len);
 		if (n <= 0) {
 			open_pipe = false;
@@ -523,19 +549,119 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 	close(pfd[0]);
 	if (!open_pipe) {
 		/* Output closed; give the process the rest of its time. */
-		while (now() < deadline) {
-			if (waitpid(pid, status, WNOHANG) == pid) {
-				kill(-pid, SIGKILL);
-				return RUN_EXITED;
-			}
-			usleep(20000);
+		while (!exited && now() < deadline) {
+			if (reap_children(pid, status))
+				exited = true;
+			else
+				usleep(20000);
+		}
+		if (exited) {
+			kill(-pid, SIGKILL);
+			return RUN_EXITED;
 		}
 	}
 	kill(-pid, SIGKILL);
 	for (deadline = now() + 10; now() < deadline; usleep(50000))
-		if (waitpid(pid, status, WNOHANG) == pid)
+		if (exited || reap_children(pid, status))
 			return RUN_TIMEOUT;
 	return RUN_STUCK;
+}
+
+/* A task of the kernel's own (PF_KTHREAD): signals do not end it. */
+#define PF_KTHREAD_FLAG	0x00200000u
+
+/*
+ * What kill_leftovers needs of process @p: its name, whether it is a
+ * user-space process that has not ended (not a kernel thread, not a
+ * zombie), and its real user ID. Returns false when it is none of ours.
+ */
+static bool read_process(pid_t p, char *comm, size_t size, uid_t *uid)
+{
+	char path[64], buf[1024], state;
+	char *open_paren, *close_paren, *line;
+	unsigned int flags;
+	unsigned int id;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", p);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren ||
+	    sscanf(close_paren + 1, " %c %*d %*d %*d %*d %*d %u", &state,
+		   &flags) != 2 ||
+	    (flags & PF_KTHREAD_FLAG) || state == 'Z')
+		return false;
+	snprintf(comm, size, "%.*s", (int)(close_paren - open_paren - 1),
+		 open_paren + 1);
+	snprintf(path, sizeof(path), "/proc/%d/status", p);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	line = strstr(buf, "\nUid:");
+	if (!line || sscanf(line + 5, "%u", &id) != 1)
+		return false;
+	*uid = id;
+	return true;
+}
+
+/*
+ * Kill what a test left behind in a session or process group of its own,
+ * which the kill of the test's group missed: with @all (the test timed
+ * out or hung), every process but init and the kernel's threads; else
+ * those of users other than root (an unprivileged user's processes, such
+ * as trinity's children, never outlive their test on purpose; a root
+ * process may, to report late: runner/late.sh). Shows each one on the
+ * verdict port, then waits up to 10 s for them to end. Returns the
+ * number of those still there.
+ */
+static int kill_leftovers(bool all)
+{
+	double deadline = now() + 10;
+	bool shown = false;
+	int left, status;
+
+	for (;;) {
+		struct dirent *de;
+		DIR *proc = opendir("/proc");
+
+		if (!proc)
+			return 0;
+		left = 0;
+		while ((de = readdir(proc))) {
+			pid_t p = atoi(de->d_name);
+			char comm[64];
+			uid_t uid;
+
+			if (p <= 1 || !read_process(p, comm, sizeof(comm), &uid) ||
+			    (!all && !uid))
+				continue;
+			if (!shown)
+				say("    # killed %d (%s, uid %u), left by the test\n",
+				    p, comm, (unsigned int)uid);
+			kill(p, SIGKILL);
+			left++;
+		}
+		closedir(proc);
+		shown = true;
+		reap_children(0, &status);
+		if (!left || now() > deadline)
+			return left;
+		usleep(50000);
+	}
 }
 
 struct test {
@@ -767,6 +893,7 @@ static void run_tests(void)
 		char *argv[3] = { path, NULL, NULL };
 		struct modules before;
 		enum run_result res;
+		int survivors;
 		bool skip = false;
 		int status = 0;
 		double t0 = now();
@@ -779,6 +906,7 @@ static void run_tests(void)
 			snprintf(path, sizeof(path), "/tests/bin/%s",
 				 tests[i].name);
 		res = run_test(argv, tests[i].timeout, &status);
+		survivors = kill_leftovers(res != RUN_EXITED);
 		/* Let deferred work and RCU callbacks report before the scan. */
 		usleep(100000);
 		/* kmemleak first: its scan logs how many leaks it found. */
@@ -801,6 +929,10 @@ static void run_tests(void)
 		if (lost)
 			add_reason(why, sizeof(why),
 				   "kernel log lost %llu records", lost);
+		if (survivors)
+			add_reason(why, sizeof(why),
+				   "%d processes it left survive SIGKILL",
+				   survivors);
 		if (!unload_leftovers(&before, left, sizeof(left)))
 			add_reason(why, sizeof(why), "left loaded: %s", left);
 		if (res == RUN_EXITED)
@@ -821,6 +953,11 @@ static void run_tests(void)
 		 */
 		if (!clean && i + 1 < n) {
 			say("#cng-abort the kernel reported a bug: a new boot for the next test\n");
+			return;
+		}
+		if (survivors && i + 1 < n) {
+			say("#cng-abort test %d left processes SIGKILL does not end\n",
+			    i + 1);
 			return;
 		}
 	}
@@ -851,6 +988,12 @@ static void run_tests(void)
 	else
 		say("ok %d unload_all_modules\n", n + 1);
 	say("#cng-done\n");
+}
+
+/* SIGCHLD only wakes run_test's poll(), which no handler restarts. */
+static void on_sigchld(int sig)
+{
+	(void)sig;
 }
 
 static void run_shell(const char *script)
@@ -884,6 +1027,12 @@ static void run_shell(const char *script)
 
 int main(void)
 {
+	struct sigaction sa = {
+		.sa_handler = on_sigchld,
+		.sa_flags = SA_RESTART,
+	};
+
+	sigaction(SIGCHLD, &sa, NULL);
 	mount_pseudo();
 	parse_cmdline();
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin:/tests/bin", 1);

@@ -90,12 +90,22 @@ usb_acm_bound() {
 	USB_ACM=$(usb_tty_acm) && [ -c "/dev/$USB_ACM" ]
 }
 
+# usb_holds PID FILE: process PID has FILE open.
+usb_holds() {
+	for uh_fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$uh_fd")" = "$2" ] && return 0
+	done
+	return 1
+}
+
 # usb_transfer FROM TO TEXT: TEXT written to tty FROM is read from tty TO.
+# The reader holds TO open first: what arrives at a closed tty is lost
+# (under load, a fixed wait was not always enough).
 usb_transfer() {
 	rm -f /tmp/usb.out
 	timeout 15 head -c ${#3} "$2" > /tmp/usb.out &
 	ut_pid=$!
-	usleep 500000
+	x wait_for 10 usb_holds $ut_pid "$2" || return
 	x put_raw "$1" "$3" || return
 	ut_rc=0
 	wait $ut_pid || ut_rc=$?
