@@ -57,10 +57,12 @@ EXTRA_LIST=$out/initramfs.list "$TOP/scripts/guest-suite.sh" ours "$list" \
 	"$out/guest" | tee "$out/fuzz.tap"
 rc=${PIPESTATUS[0]}
 echo "# summary:"
-sed -n 's/^ *# fz \(ops\|rule\|seeds that\|conc ops\|user ops\)/#   \1/p' \
+sed -n 's/^ *# fz \(ops\|rule\|seeds that\|conc ops\|conc rule\|user ops\)/#   \1/p' \
 	"$out/fuzz.tap" |
 	awk '$2 == "ops" { ops[$3] += $4; next }
 	     $2 == "user" { uops[$4] += $5; uden[$4] += $7; next }
+	     $2 == "conc" && $3 == "rule" { $2 = "rule"; $3 = $4; $4 = $5
+					   $5 = $6; $6 = $7 }
 	     $2 == "conc" { cops[$4] += $5; cbad[$4] += $7; ct[$4] += $9
 			    next }
 	     $2 == "rule" { k = $3 " " $4 " " $5; if (!(k in r)) o[n++] = k
@@ -70,7 +72,7 @@ sed -n 's/^ *# fz \(ops\|rule\|seeds that\|conc ops\|user ops\)/#   \1/p' \
 		   for (m in uops) print "#   of them as uid 1000 on " m \
 			": " uops[m] ", refused (EACCES, EPERM): " uden[m]
 		   for (i = 0; i < n; i++) print "#   rule " o[i] ": " r[o[i]]
-		   print "#   seeds that differ: " d " of " t
+		   if (t) print "#   seeds that differ: " d " of " t
 		   for (m in cops) print "#   concurrent operations on " m \
 			": " cops[m] ", seeds that break a property: " \
 			cbad[m] " of " ct[m] }'
