@@ -613,6 +613,29 @@ static void fix_enodev(long ret)
 
 static long user_ops[2], user_denied[2];	/* on stock, on ours */
 
+/* The reproducer's command, redirections included, run as USER_ID. */
+static void cmd_as_user(void)
+{
+	char as[LINE_MAX_LEN];
+	size_t n;
+	int i;
+
+	n = snprintf(as, sizeof(as),
+		     "setpriv --euid=%d --egid=%d --clear-groups sh -c '",
+		     USER_ID, USER_ID);
+	for (i = 0; shell[i] && n + 8 < sizeof(as); i++) {
+		if (shell[i] == '\'') {
+			memcpy(as + n, "'\\''", 4);
+			n += 4;
+		} else {
+			as[n++] = shell[i];
+		}
+	}
+	as[n++] = '\'';
+	as[n] = '\0';
+	strcpy(shell, as);
+}
+
 static void run_op(const struct op *op)
 {
 	char p1[512], p2[512], buf[10240];
@@ -1027,15 +1050,11 @@ static void run_op(const struct op *op)
 		break;
 	}
 	if (op->user) {
-		char as[LINE_MAX_LEN];
-
 		user_ops[rule_mod]++;
 		if (last_err == EACCES || last_err == EPERM)
 			user_denied[rule_mod]++;
 		become(false);
-		snprintf(as, sizeof(as), "setpriv --euid=%d --egid=%d -- %s",
-			 USER_ID, USER_ID, shell);
-		strcpy(shell, as);
+		cmd_as_user();
 	}
 }
 
