@@ -827,6 +827,11 @@ static void run_op(const struct op *op)
 			reshown[fds[slot].path / 100] = true;
 		ret = read(fds[slot].fd, buf, len);
 		fix_enodev(ret);
+		/* stock serves its buffer, ours shows again at 0: ENODEV */
+		if (fds[slot].shown && fds[slot].gone && rule(R_REREAD)) {
+			out(" -> read(row %d)", rules[R_REREAD].row);
+			break;
+		}
 		if (ret >= 0 && fds[slot].pos_off && rule(R_TRUNC_SIZE)) {
 			out(" -> read(row %d)", rules[R_TRUNC_SIZE].row);
 			break;
@@ -871,6 +876,11 @@ static void run_op(const struct op *op)
 		}
 		ret = lseek(fds[slot].fd, off, whence);
 		fix_enodev(ret);
+		/* the positions of the reads above */
+		if (fds[slot].shown && fds[slot].gone && rule(R_REREAD)) {
+			out(" -> pos(row %d)", rules[R_REREAD].row);
+			break;
+		}
 		if (whence == SEEK_SET)
 			fds[slot].pos_off = false;
 		else if (whence == SEEK_END &&
