@@ -9,7 +9,8 @@
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make check-kernel the suites on the second kernel (6.12) alone
 #   make check-targetcli  the tool against targetcli, in a Debian guest
-#   make fuzz         differential fuzzing, ours vs stock (SEEDS=N)
+#   make fuzz         differential fuzzing, ours vs stock (SEEDS=N,
+#                     CONCURRENT=N seeds of several processes at once)
 #   make fuzz-syscalls  trinity for ten minutes on the debug kernel
 #   make soak         real clients at once for MINUTES (30), ours and stock
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
@@ -119,8 +120,10 @@ check-kernel: all
 check-targetcli: all
 	scripts/check.sh targetcli
 
-# Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=
+# Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=;
+# then CONCURRENT=N (20) seeds of PROCS=N (4) processes at once, checked
 fuzz: all
+	CONC=$(or $(CONCURRENT),20) PROCS=$(or $(PROCS),4) \
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
 
 # System-call fuzzing: trinity for ten minutes as an unprivileged user on

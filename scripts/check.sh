@@ -10,7 +10,8 @@
 # Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
 # the guest suite once per module named in $CONFIGFS ("ours", "stock"),
 # the second kernel's build, ABI and suites (scripts/check-kernel.sh),
-# 300 seeds of the differential fuzzer (ours against stock, one boot),
+# 300 seeds of the differential fuzzer (ours against stock, one boot)
+# and 20 concurrent seeds of 4 processes,
 # one round of the benchmark's quick set, the demo of `make run`, the
 # runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
 # (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
@@ -242,7 +243,7 @@ deb_packages() {
 
 fuzz_steps() {
 	echo "# differential fuzzing, ours against stock"
-	FUZZ_OUT=$out/fuzz tap_stream fuzz_ours_vs_stock \
+	FUZZ_OUT=$out/fuzz CONC=20 PROCS=4 tap_stream fuzz_ours_vs_stock \
 		"$TOP/scripts/fuzz-diff.sh" 300 0 60
 }
 
