@@ -11,6 +11,7 @@
 #   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N,
 #                     CONCURRENT=N seeds of several processes at once)
+#   make fuzz-debug   the differential fuzzer on the debug kernel
 #   make fuzz-syscalls  trinity for ten minutes on the debug kernel
 #   make soak         real clients at once for MINUTES (30), ours and stock
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
@@ -126,6 +127,12 @@ fuzz: all
 	CONC=$(or $(CONCURRENT),20) PROCS=$(or $(PROCS),4) \
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
 
+# The differential fuzzer's default job on the debug kernel (KASAN,
+# lockdep, kmemleak on both modules): tests/qemu/fuzz-diff-debug.list
+fuzz-debug: all
+	DEBUG_LISTS=tests/qemu/fuzz-diff-debug.list DEBUG_SELFTEST=0 \
+	CONFIGFS=ours scripts/check.sh debug
+
 # System-call fuzzing: trinity for ten minutes as an unprivileged user on
 # the debug kernel (tests/qemu/fuzz-syscalls.list); ours unless CONFIGFS
 # is given on the command line
@@ -202,6 +209,6 @@ clean:
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
 .PHONY: all prereqs module samples drivers tool guest-progs run check guest \
-	check-debug check-kernel check-targetcli fuzz fuzz-syscalls soak bench \
-	bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
+	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
+	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
 	dkms-install install-tool install
