@@ -228,7 +228,10 @@ tree_restored() {
 unit_stop_tears_down() {
 	systemctl stop configfs-restore.service || return 1
 	configfs tree
-	[ -z "$(ls "$cfs/nvmet/subsystems" "$cfs/nvmet/ports")" ] &&
+	# Both directories there (nvmet still loaded) and empty.
+	[ -d "$cfs/nvmet/ports" ] && [ -d "$cfs/nvmet/subsystems" ] &&
+	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] &&
+	[ -z "$(ls -A "$cfs/nvmet/ports")" ] &&
 	modprobe -r nvme-tcp nvmet-tcp nvmet null_blk
 }
 
