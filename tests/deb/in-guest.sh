@@ -256,9 +256,14 @@ make_install() {
 	make -C /tmp/src install PREFIX=/usr/local
 }
 
+# man -w may name the page by another path to the same file: Debian's
+# /usr/local/man is a link to share/man, and man searches it first.
 tool_under_prefix() {
-	/usr/local/sbin/configfs --version &&
-	man -w configfs | grep -x /usr/local/share/man/man8/configfs.8
+	local page=/usr/local/share/man/man8/configfs.8 found
+	/usr/local/sbin/configfs --version || return 1
+	found=$(man -w configfs) || return 1
+	echo "man -w configfs: $found"
+	[ -f "$page" ] && [ "$(realpath "$found")" = "$(realpath "$page")" ]
 }
 
 dkms_remove() {
