@@ -158,7 +158,7 @@ Environment=CNG_BOOT=$boot
 WorkingDirectory=/cng-job
 StandardOutput=append:/cng-job/out
 StandardError=append:/cng-job/out
-ExecStart=/bin/sh -c 'eval "set -- \$\$(cat /cng-job/args)"; /cng-job/run "\$\$@"; rc=\$\$?; if [ -e /cng-job/reboot ]; then rm -f /cng-job/reboot; systemctl reboot --no-block; else echo \$\$rc > /cng-job/rc; systemctl poweroff --no-block; fi'
+ExecStart=/bin/sh -c 'eval "set -- \$\$(cat /cng-job/args)"; /cng-job/run "\$\$@"; rc=\$\$?; if [ -e /cng-job/reboot ]; then rm -f /cng-job/reboot; sync; systemctl reboot --no-block; else echo \$\$rc > /cng-job/rc; sync; systemctl poweroff --no-block; fi'
 UNIT
 ln -sf ../cng-job.service "$unit/multi-user.target.wants/cng-job.service"
 umount /proc /sys
