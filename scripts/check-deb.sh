@@ -78,7 +78,7 @@ for kver in "$@"; do
 	[ -d "/usr/src/linux-headers-$kver" ] ||
 		KVER=$kver "$TOP/scripts/prereqs.sh" >&2
 	echo "# $kver: dpkg -i, DKMS, nvmet, reboot, purge"
-	guest "$kver" deb "$BUILD/deb" 18
+	guest "$kver" deb "$BUILD/deb" 20
 	echo "# $kver: make install, DKMS, dkms remove"
 	guest "$kver" install "$TOP" 9
 done

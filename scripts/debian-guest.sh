@@ -125,11 +125,15 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 cngjob \
 	/newroot/cng-job || fail "cannot mount the job share"
 boot=$(( $(cat /newroot/cng-job/boot 2>/dev/null || echo 0) + 1 ))
 echo "$boot" > /newroot/cng-job/boot
-# The host may lack this kernel's modules: lend the cache image's. The
-# modules.* files are copied once, so that a depmod in the guest (DKMS)
-# keeps its result across reboots over the same disk.
+# The host may lack this kernel's modules: lend the cache image's, at
+# every boot. Ask the host's tree, not the overlay: over a --disk, the
+# first boot leaves an empty kernel/ in the upper layer, and a later boot
+# that took it for the modules would see none (modprobe of any module
+# fails with ENOENT, and a depmod then drops them all from modules.dep).
+# The modules.* files are copied once, so that a depmod in the guest
+# (DKMS) keeps its result across reboots over the same disk.
 mods=/newroot/lib/modules/$kver
-if [ ! -d "$mods/kernel" ]; then
+if [ ! -d "/lower/lib/modules/$kver/kernel" ]; then
 	mkdir -p "$mods/kernel"
 	mount -o bind "/newroot$kimg/lib/modules/$kver/kernel" "$mods/kernel" ||
 		fail "cannot lend $kimg's modules"
@@ -154,7 +158,7 @@ Environment=CNG_BOOT=$boot
 WorkingDirectory=/cng-job
 StandardOutput=append:/cng-job/out
 StandardError=append:/cng-job/out
-ExecStart=/bin/sh -c 'eval "set -- \$\$(cat /cng-job/args)"; /cng-job/run "\$\$@"; rc=\$\$?; if [ -e /cng-job/reboot ]; then rm -f /cng-job/reboot; systemctl reboot --no-block; else echo \$\$rc > /cng-job/rc; systemctl poweroff --no-block; fi'
+ExecStart=/bin/sh -c 'eval "set -- \$\$(cat /cng-job/args)"; /cng-job/run "\$\$@"; rc=\$\$?; if [ -e /cng-job/reboot ]; then rm -f /cng-job/reboot; sync; systemctl reboot --no-block; else echo \$\$rc > /cng-job/rc; sync; systemctl poweroff --no-block; fi'
 UNIT
 ln -sf ../cng-job.service "$unit/multi-user.target.wants/cng-job.service"
 umount /proc /sys

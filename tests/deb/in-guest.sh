@@ -14,7 +14,10 @@
 #
 # deb, boot 1: stock configfs is in charge; dpkg -i both packages; DKMS
 # built and installed configfs.ko under updates/dkms; modinfo names it
-# and its version; DKMS refuses a kernel outside BUILD_EXCLUSIVE_KERNEL.
+# and its version; the kernel's own configfs.ko is still in place; ours
+# exports stock's symbols with stock's CRCs, the ones every client module
+# of the kernel expects; DKMS refuses a kernel outside
+# BUILD_EXCLUSIVE_KERNEL.
 # Boot 2: modprobe (systemd's, at boot) loaded ours; nvmet over TCP on
 # loopback works on it with nvme connect; the tree is saved to
 # /etc/configfs/configfs.save and the restore unit enabled.
@@ -46,6 +49,7 @@ count=/cng-job/count
 cfs=/sys/kernel/config
 nqn=cng-deb
 kver=$(uname -r)
+lib=/lib/modules/$kver
 save=/etc/configfs/configfs.save
 
 # t NAME CMD...: one result; CMD's output, as comments, only on failure.
@@ -102,6 +106,74 @@ dkms_refuses_other_kernels() {
 	[ "$rc" -eq 77 ] && echo "$out" | grep -q BUILD_EXCLUSIVE
 }
 
+# DKMS 3.0.10 moves a same-named module aside ("original_module") on
+# other distributions, never on Debian: the kernel's configfs.ko must
+# stay where it is, for modprobe to find once ours is purged.
+stock_module_left_in_place() {
+	ls -l "$lib/kernel/fs/configfs/"
+	ls /var/lib/dkms/configfs-ng/
+	[ -n "$(stock_ko)" ] &&
+	[ ! -e /var/lib/dkms/configfs-ng/original_module ]
+}
+
+stock_ko() {
+	ls "$lib/kernel/fs/configfs/configfs.ko"* 2>/dev/null
+}
+
+# ko_crcs KO: "SYMBOL CRC" for each symbol KO exports, sorted: the
+# 32-bit value at each __crc_SYMBOL, in __kcrctab or __kcrctab_gpl.
+ko_crcs() {
+	local dir off sec sym
+	dir=$(mktemp -d)
+	case $1 in
+	*.xz)	xz -dc "$1" > "$dir/m.ko" ;;
+	*.zst)	zstd -qdc "$1" > "$dir/m.ko" ;;
+	*)	cp "$1" "$dir/m.ko" ;;
+	esac
+	for sec in __kcrctab __kcrctab_gpl; do
+		objcopy -O binary --only-section="$sec" "$dir/m.ko" "$dir/$sec"
+	done
+	objdump -t "$dir/m.ko" |
+	awk '$NF ~ /^__crc_/ { print $1, $(NF - 2), substr($NF, 7) }' |
+	while read -r off sec sym; do
+		echo "$sym 0x$(od -An -tx4 -j $((16#$off)) -N4 "$dir/$sec" |
+			tr -d ' ')"
+	done | sort
+	rm -rf "$dir"
+}
+
+# The module DKMS built exports stock's symbols with stock's CRCs (its
+# own cfgng_* besides), and every client module of this kernel that
+# imports one expects the CRC ours has: modprobe --dump-modversions.
+dkms_module_abi_is_stock() {
+	local dir m ret=1
+	dir=$(mktemp -d)
+	ko_crcs "$(ls "$lib/updates/dkms/configfs.ko"*)" |
+		grep -v '^cfgng_' > "$dir/ours"
+	ko_crcs "$(stock_ko)" > "$dir/stock"
+	echo "stock exports $(wc -l < "$dir/stock") symbols"
+	# Whatever depends on a configfs.ko, stock's or ours.
+	awk -F: '$2 ~ /\/configfs\.ko[.a-z]*( |$)/ { print $1 }' \
+		"$lib/modules.dep" > "$dir/clients"
+	while read -r m; do
+		modprobe --dump-modversions "$lib/$m" |
+		awk -v m="$m" 'NR == FNR { crc[$1] = $2; next }
+			       $2 in crc { print m, $2, $1, crc[$2] }' \
+			"$dir/ours" -
+	done < "$dir/clients" > "$dir/imports"
+	awk '$3 != $4 { print $1, "expects", $2, $3 ", ours has", $4 }' \
+		"$dir/imports"
+	echo "$(wc -l < "$dir/clients") clients import" \
+		"$(wc -l < "$dir/imports") of its symbols"
+	if [ -s "$dir/stock" ] && diff "$dir/stock" "$dir/ours" &&
+	   [ -s "$dir/imports" ] &&
+	   awk '$3 != $4 { exit 1 }' "$dir/imports"; then
+		ret=0
+	fi
+	rm -rf "$dir"
+	return "$ret"
+}
+
 modinfo_version() {
 	modinfo configfs
 	[ "$(modinfo -F version configfs)" = "$version" ]
@@ -129,8 +201,11 @@ nvme_connects_and_reads() {
 
 nvmet_tree() {
 	local s=$cfs/nvmet/subsystems/$nqn p=$cfs/nvmet/ports/1
-	modprobe null_blk nr_devices=1 &&
-	modprobe nvmet && modprobe nvmet-tcp && modprobe nvme-tcp || return 1
+	if ! { modprobe null_blk nr_devices=1 && modprobe nvmet &&
+	       modprobe nvmet-tcp && modprobe nvme-tcp; }; then
+		dmesg | tail -n 20
+		return 1
+	fi
 	mkdir "$s" && echo 1 > "$s/attr_allow_any_host" &&
 	mkdir "$s/namespaces/1" &&
 	echo /dev/nullb0 > "$s/namespaces/1/device_path" &&
@@ -153,7 +228,10 @@ tree_restored() {
 unit_stop_tears_down() {
 	systemctl stop configfs-restore.service || return 1
 	configfs tree
-	[ -z "$(ls "$cfs/nvmet/subsystems" "$cfs/nvmet/ports")" ] &&
+	# Both directories there (nvmet still loaded) and empty.
+	[ -d "$cfs/nvmet/ports" ] && [ -d "$cfs/nvmet/subsystems" ] &&
+	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] &&
+	[ -z "$(ls -A "$cfs/nvmet/ports")" ] &&
 	modprobe -r nvme-tcp nvmet-tcp nvmet null_blk
 }
 
@@ -178,9 +256,14 @@ make_install() {
 	make -C /tmp/src install PREFIX=/usr/local
 }
 
+# man -w may name the page by another path to the same file: Debian's
+# /usr/local/man is a link to share/man, and man searches it first.
 tool_under_prefix() {
-	/usr/local/sbin/configfs --version &&
-	man -w configfs | grep -x /usr/local/share/man/man8/configfs.8
+	local page=/usr/local/share/man/man8/configfs.8 found
+	/usr/local/sbin/configfs --version || return 1
+	found=$(man -w configfs) || return 1
+	echo "man -w configfs: $found"
+	[ -f "$page" ] && [ "$(realpath "$found")" = "$(realpath "$page")" ]
 }
 
 dkms_remove() {
@@ -220,6 +303,8 @@ deb-1)
 	t dkms_built_and_installed_for_the_running_kernel dkms_built_here
 	t modprobe_would_load_ours_from_updates_dkms modinfo_is updates/dkms
 	t modinfo_says_our_version modinfo_version
+	t dkms_left_the_stock_module_in_place stock_module_left_in_place
+	t dkms_module_exports_stock_crcs_to_all_clients dkms_module_abi_is_stock
 	t dkms_refuses_a_kernel_outside_6_1_and_6_12 dkms_refuses_other_kernels
 	touch /cng-job/reboot
 	;;
