@@ -570,6 +570,22 @@ static enum run_result run_test(char *const argv[], int timeout, int *status)
 /* A task of the kernel's own (PF_KTHREAD): signals do not end it. */
 #define PF_KTHREAD_FLAG	0x00200000u
 
+/* The start of @path, NUL-terminated, in @buf; false if none could be read. */
+static bool read_proc_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
 /*
  * What kill_leftovers needs of process @p: its name, whether it is a
  * user-space process that has not ended (not a kernel thread, not a
@@ -581,18 +597,10 @@ static bool read_process(pid_t p, char *comm, size_t size, uid_t *uid)
 	char *open_paren, *close_paren, *line;
 	unsigned int flags;
 	unsigned int id;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", p);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!read_proc_file(path, buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	open_paren = strchr(buf, '(');
 	close_paren = strrchr(buf, ')');
 	if (!open_paren || !close_paren || close_paren < open_paren ||
@@ -603,14 +611,8 @@ static bool read_process(pid_t p, char *comm, size_t size, uid_t *uid)
 	snprintf(comm, size, "%.*s", (int)(close_paren - open_paren - 1),
 		 open_paren + 1);
 	snprintf(path, sizeof(path), "/proc/%d/status", p);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!read_proc_file(path, buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	line = strstr(buf, "\nUid:");
 	if (!line || sscanf(line + 5, "%u", &id) != 1)
 		return false;
