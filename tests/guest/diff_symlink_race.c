@@ -14,42 +14,13 @@
  *       `-- l -> ../a   linked and unlinked over and over by another
  */
 #define _GNU_SOURCE
-#include <time.h>
-
 #include "conf_ktap.h"
+#include "race_lib.h"
 
 #define A	T "/items/a"
 #define B	T "/items/b"
 #define LINK	B "/l"
 #define SECONDS	4
-
-static bool time_left(const struct timespec *end)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec < end->tv_sec;
-}
-
-/* The rmdir side, in a child: exit 0 if every outcome was allowed. */
-static void remover(const struct timespec *end)
-{
-	long made = 0, removed = 0;
-	int bad = 0;
-
-	while (time_left(end)) {
-		if (!mkdir(A, 0755))
-			made++;
-		else if (errno != EEXIST && bad++ < 5)
-			say("mkdir a: %s", ename(errno));
-		if (!rmdir(A))
-			removed++;
-		else if (errno != EBUSY && bad++ < 5)
-			say("rmdir a: %s", ename(errno));
-	}
-	say("a made %ld times, removed %ld", made, removed);
-	_exit(bad ? 1 : 0);
-}
 
 static bool symlink_racing_rmdir_of_target_uses_no_freed_item(void)
 {
@@ -69,9 +40,9 @@ static bool symlink_racing_rmdir_of_target_uses_no_freed_item(void)
 	fflush(stdout);
 	pid = fork();
 	if (!pid)
-		remover(&end);
+		race_remover(A, &end);
 	EXPECT(pid > 0);
-	while (pid > 0 && time_left(&end)) {
+	while (pid > 0 && race_time_left(&end)) {
 		if (!symlink(A, LINK)) {
 			linked++;
 			EXPECT(!unlink(LINK));
