@@ -755,6 +755,44 @@ static int cng_bench_pair_rw(unsigned long long *t, unsigned long long *u,
 	return 0;
 }
 
+/* stat of @path, timed into *@ns. */
+static int cng_bench_stat_timed(const char *path, unsigned long long *ns)
+{
+	unsigned long long t0 = cng_bench_now();
+	struct stat st;
+
+	if (stat(path, &st)) {
+		cng_bench_fail("stat %s", path);
+		return -1;
+	}
+	*ns = cng_bench_now() - t0;
+	return 0;
+}
+
+/*
+ * stat of every item's directory, each followed at once by a stat of the
+ * sysfs twin's item i mod M; cold: after drop_caches. sysfs (kernfs)
+ * builds a dentry and an inode on a cold lookup, as ours does.
+ */
+static int cng_bench_pair_stat(unsigned long long *t, unsigned long long *u,
+			       unsigned int n, const char *op, bool cold)
+{
+	char path[CNG_BENCH_PATH_MAX], ref[CNG_BENCH_PATH_MAX];
+	unsigned int i;
+
+	if (cold && cng_bench_drop_caches())
+		return -1;
+	for (i = 0; i < n; i++) {
+		cng_bench_item_path(path, i, NULL);
+		cng_bench_path(ref, opts.twin_dir, i % opts.twins, NULL);
+		if (cng_bench_stat_timed(path, &t[i]) ||
+		    cng_bench_stat_timed(ref, &u[i]))
+			return -1;
+	}
+	cng_bench_report_pair(op, t, u, n, false);
+	return 0;
+}
+
 /* openat(dfd, name) + read + close: one component looked up. */
 static int cng_bench_read_at(int dfd, const char *name)
 {
@@ -871,7 +909,9 @@ static int cng_bench_test_paired(unsigned long long *t)
 	if (opts.ref_file && opts.twin_dir &&
 	    (cng_bench_pair_rw(t, u, n, "read_cold_twin", false, true, NULL) ||
 	     cng_bench_pair_rw(t, u, n, "read_warm_twin", false, false, NULL) ||
-	     cng_bench_pair_rw(t, u, n, "write_twin", true, false, NULL)))
+	     cng_bench_pair_rw(t, u, n, "write_twin", true, false, NULL) ||
+	     cng_bench_pair_stat(t, u, n, "stat_cold_twin", true) ||
+	     cng_bench_pair_stat(t, u, n, "stat_warm_twin", false)))
 		goto out_rmdir;
 	for (i = 0; i < n; i++)
 		if (cng_bench_pair_dirop(i, false, t, u))

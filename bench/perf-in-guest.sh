@@ -6,7 +6,9 @@
 # that already holds PERF_N, on each of PERF_SYSTEMS (ours, stock,
 # tmpfs); with PERF_READS=1 also while it reads a0 of PERF_N items
 # (warm, 3 times each) on ours and the same count of reads of a sysfs
-# file as deep (SYSFS_DEEP_FILE). The only test of the list that
+# file as deep (SYSFS_DEEP_FILE); with PERF_STATS=1 also while it
+# stats each of PERF_N items, after drop_caches and then warm (3 times
+# each), on ours and stock. The only test of the list that
 # scripts/bench-perf.sh boots; it prints "# LABEL SAMPLES SYMBOL" lines
 # that the script turns into differences between systems.
 #
@@ -72,6 +74,13 @@ for sys in $PERF_SYSTEMS; do
 				"$SYSFS_DEEP_FILE" &&
 			record sysfs-read "$READER" "$items" 100000 \
 				"$PERF_N" 3 "$SYSFS_DEEP_FILE" || failed=1
+		fi
+		if [ -n "$PERF_STATS" ]; then
+			echo 3 > /proc/sys/vm/drop_caches
+			record "$sys-statcold" "$READER" -s "$items" 100000 \
+				"$PERF_N" 1 &&
+			record "$sys-statwarm" "$READER" -s "$items" 100000 \
+				"$PERF_N" 3 || failed=1
 		fi
 		(cd "$items" && names 100000 "$PERF_N" | xargs rmdir &&
 			names 200000 "$PERF_OPS" | xargs rmdir) || failed=1

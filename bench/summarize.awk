@@ -554,6 +554,14 @@ function targets(    nmin, nmax, i, o, f, g, a, c, what) {
 	f = "paired" SUBSEP nmin SUBSEP "read_cold_twin_ratio_x1000"
 	target("open+read+close, cold: ours / the sysfs twin, paired",
 		rmed(f, "ours", "", "k", "k", ""), "<=", 1)
+	# A stat against the twin's: stock's cold stat is a dcache hit (it
+	# pins every dentry), sysfs's builds a dentry and an inode as ours.
+	f = "paired" SUBSEP nmin SUBSEP "stat_cold_twin_ratio_x1000"
+	info("stat, cold: ours / the sysfs twin, paired",
+		rmed(f, "ours", "", "k", "k", ""), "both build a dentry and an inode")
+	f = "paired" SUBSEP nmin SUBSEP "stat_warm_twin_ratio_x1000"
+	info("stat, warm: ours / the sysfs twin, paired",
+		rmed(f, "ours", "", "k", "k", ""), "")
 	f = "paired" SUBSEP nmin SUBSEP "read_warm_deep_ratio_x1000"
 	info("open+read+close, warm: ours / one sysfs file as deep, " \
 		"reread, paired", rmed(f, "ours", "", "k", "k", ""),
@@ -659,7 +667,7 @@ function stock_table(    i, n, o, op, f, a, r, k, name, sops, pops, what) {
 			vs_stock(op, trees_n, "trees" SUBSEP trees_n SUBSEP op "_ns",
 				1000)
 		}
-	split("mkdir rmdir read_cold read_warm read_warm_at write read_cold_deep read_warm_deep read_cold_twin read_warm_twin write_twin", pops, " ")
+	split("mkdir rmdir read_cold read_warm read_warm_at write read_cold_deep read_warm_deep read_cold_twin read_warm_twin write_twin stat_cold_twin stat_warm_twin", pops, " ")
 	for (o = 1; o in pops; o++)
 		vs_stock(pops[o] ", paired: ratio to ref", ns[1],
 			"paired" SUBSEP ns[1] SUBSEP pops[o] "_ratio_x1000", 1000)
@@ -704,6 +712,7 @@ function paired_table(    i, o, op, p, any, k, name, pops, npops) {
 	print "| operation | N | system | us | reference us | ratio | growth | growth over ref |"
 	print "|---|---:|---|---:|---:|---:|---:|---:|"
 	npops = split("mkdir rmdir read_cold_twin read_warm_twin write_twin " \
+		"stat_cold_twin stat_warm_twin " \
 		"read_cold read_warm read_warm_at write read_cold_deep " \
 		"read_warm_deep", pops, " ")
 	for (i = 1; i <= nn; i++)

@@ -11,6 +11,7 @@
 # Environment: TOP, BUILD, KIMG, KVER (from make). Overrides: PERF_N
 # (directories already there, default 10000), PERF_OPS (sampled mkdirs,
 # default 10000), PERF_SYSTEMS (default "ours tmpfs"), PERF_READS,
+# PERF_STATS (stats cold and warm: give PERF_SYSTEMS="ours stock"),
 # PERF_TOP (rows per table, default 40), PERF_CALLERS (symbols whose
 # callers to print).
 set -eu
@@ -30,6 +31,7 @@ PERF_N=${PERF_N:-10000}
 PERF_OPS=${PERF_OPS:-10000}
 PERF_SYSTEMS="${PERF_SYSTEMS:-ours tmpfs}"
 PERF_READS=${PERF_READS:-}
+PERF_STATS=${PERF_STATS:-}
 PERF_CALLERS="${PERF_CALLERS:-}"
 SYSFS_DEEP_FILE=/sys/devices/system/cpu/cpu0/topology/core_id
 CFG
@@ -79,6 +81,8 @@ compare() {
 	compare ours-mkdir tmpfs-mkdir
 	compare ours-mkdir stock-mkdir
 	compare ours-read sysfs-read
+	compare ours-statcold stock-statcold
+	compare ours-statwarm stock-statwarm
 } | tee "$out/summary.md"
 grep '# callers' "$out/run.tap" | sed 's/^ *//' || true
 grep -q '^not ok' "$out/run.tap" && exit 1
