@@ -26,8 +26,17 @@
  *	  mutex. While it stays among its directory's children the next
  *	  getdents goes on after it; when it leaves them, the cursor moves
  *	  back to its predecessor (cng_dir_cursors_leave_locked()).
+ * @end_hnode: entry in cng_cursor_end_table, by @end, unless @end is
+ *	       NULL; tree mutex
+ * @end: the last child the listing may return: the directory's last when
+ *	 the listing began (from its start, or from a seek), or NULL for
+ *	 none; tree mutex. Children made later join after it and are not
+ *	 returned, so a name removed and made again during a listing is
+ *	 returned once. When it leaves the children, it moves back to its
+ *	 predecessor, as @last does.
  * @pos: the f_pos just after @last was returned
- * @valid: @last and @pos say where a readdir stands
+ * @valid: @last, @end and @pos say where a readdir stands
+ * @marked: @end was set once (so the cursor may be hashed by it)
  * @next: scratch copy of the name being returned
  *
  * Owned by the open file; f_pos_lock serialises its users. A readdir
@@ -38,22 +47,43 @@
 struct cng_dir_cursor {
 	struct hlist_node	hnode;
 	struct cng_node		*last;
+	struct hlist_node	end_hnode;
+	struct cng_node		*end;
 	loff_t			pos;
 	bool			valid;
+	bool			marked;
 	char			next[NAME_MAX + 1];
 };
 
 /*
- * Every cursor that stands after a child, by that child, so that a node
- * leaving the tree finds the cursors standing at it without a walk.
- * Under cng_tree_mutex.
+ * Every cursor that stands after a child, by that child, and every one
+ * whose listing ends at a child, by that child: a node leaving the tree
+ * finds the cursors that name it without a walk. Under cng_tree_mutex.
  */
 #define CNG_CURSOR_HASH_BITS	6
 static struct hlist_head cng_cursor_table[1 << CNG_CURSOR_HASH_BITS];
+static struct hlist_head cng_cursor_end_table[1 << CNG_CURSOR_HASH_BITS];
 
 static struct hlist_head *cng_cursor_bucket(const struct cng_node *last)
 {
 	return &cng_cursor_table[hash_ptr(last, CNG_CURSOR_HASH_BITS)];
+}
+
+static struct hlist_head *cng_cursor_end_bucket(const struct cng_node *end)
+{
+	return &cng_cursor_end_table[hash_ptr(end, CNG_CURSOR_HASH_BITS)];
+}
+
+static void cng_dir_cursor_set_end_locked(struct cng_dir_cursor *cur,
+					  struct cng_node *end)
+{
+	lockdep_assert_held(&cng_tree_mutex);
+	if (!hlist_unhashed(&cur->end_hnode))
+		hlist_del_init(&cur->end_hnode);
+	cur->end = end;
+	cur->marked = true;
+	if (end)
+		hlist_add_head(&cur->end_hnode, cng_cursor_end_bucket(end));
 }
 
 /* A cursor before the first child needs no moving, and is not hashed. */
@@ -87,6 +117,10 @@ void cng_dir_cursors_leave_locked(struct cng_node *node)
 	hlist_for_each_entry_safe(cur, tmp, cng_cursor_bucket(node), hnode)
 		if (cur->last == node)
 			cng_dir_cursor_set_locked(cur, prev);
+	hlist_for_each_entry_safe(cur, tmp, cng_cursor_end_bucket(node),
+				  end_hnode)
+		if (cur->end == node)
+			cng_dir_cursor_set_end_locked(cur, prev);
 }
 
 /*
@@ -610,10 +644,12 @@ static int cng_dir_release(struct inode *inode, struct file *file)
 	struct cng_dir_cursor *cur = file->private_data;
 
 	/* Removals move a cursor between buckets: look under the mutex. */
-	if (cur->valid) {
+	if (cur->valid || cur->marked) {
 		mutex_lock(&cng_tree_mutex);
 		if (!hlist_unhashed(&cur->hnode))
 			hlist_del(&cur->hnode);
+		if (!hlist_unhashed(&cur->end_hnode))
+			hlist_del(&cur->end_hnode);
 		mutex_unlock(&cng_tree_mutex);
 	}
 	kfree(cur);
@@ -661,6 +697,7 @@ static int cng_dir_iterate_attrs(struct file *file, struct dir_context *ctx,
 /*
  * The first child to return: the one after the cursor's when the readdir
  * goes on from where it stopped, else the one @skip visible children in.
+ * None once the cursor stands at the listing's end.
  */
 static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
 					    struct cng_dir_cursor *cur,
@@ -668,6 +705,8 @@ static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
 {
 	struct cng_node *node = resume ? cur->last : NULL;
 
+	if (resume && (!cur->end || node == cur->end))
+		return NULL;
 	node = list_prepare_entry(node, &dir->children, sib);
 	list_for_each_entry_continue(node, &dir->children, sib) {
 		if (!cng_node_visible(node))
@@ -677,6 +716,13 @@ static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
 		skip--;
 	}
 	return NULL;
+}
+
+/* The last of @dir's children, visible or not, or NULL. */
+static struct cng_node *cng_dir_last_locked(struct cng_node *dir)
+{
+	return list_empty(&dir->children) ? NULL :
+	       list_last_entry(&dir->children, struct cng_node, sib);
 }
 
 /* A child copied for readdir, to be returned without the tree mutex. */
@@ -708,12 +754,13 @@ static struct cng_node *cng_dir_after_locked(struct cng_node *dir,
 }
 
 /*
- * Copy @node and the visible children after it, up to @max of them or as
- * many names as @size bytes hold (at least NAME_MAX + 1: the first always
- * fits), each with a reference. Returns how many.
+ * Copy @node and the visible children after it up to @end, up to @max of
+ * them or as many names as @size bytes hold (at least NAME_MAX + 1: the
+ * first always fits), each with a reference. Returns how many.
  */
 static unsigned int cng_dir_fill_locked(struct cng_node *dir,
 					struct cng_node *node,
+					const struct cng_node *end,
 					struct cng_dir_entry *ent,
 					unsigned int max, char *names,
 					size_t size)
@@ -722,7 +769,8 @@ static unsigned int cng_dir_fill_locked(struct cng_node *dir,
 	size_t used = 0, len;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	for (; node && n < max; node = cng_dir_after_locked(dir, node)) {
+	for (; node && n < max;
+	     node = node == end ? NULL : cng_dir_after_locked(dir, node)) {
 		len = strlen(node->name);
 		if (used + len + 1 > size) {
 			if (n)
@@ -786,8 +834,14 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 			}
 		}
 		mutex_lock(&cng_tree_mutex);
-		/* A seek anywhere but where we stopped counts from the start. */
+		/*
+		 * A seek anywhere but where we stopped counts from the start,
+		 * and lists at most the children there are now.
+		 */
 		resume = cur->valid && cur->pos == ctx->pos;
+		if (!resume)
+			cng_dir_cursor_set_end_locked(cur,
+						      cng_dir_last_locked(dir));
 		node = cng_dir_next_locked(dir, cur, resume,
 					   resume ? 0 : ctx->pos - 2 - nr);
 		/* Where to go on if none can be returned: before the first. */
@@ -795,7 +849,8 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 			cng_dir_cursor_set_locked(cur, node->sib.prev ==
 						  &dir->children ? NULL :
 						  list_prev_entry(node, sib));
-		n = cng_dir_fill_locked(dir, node, ent, max, names, size);
+		n = cng_dir_fill_locked(dir, node, cur->end, ent, max, names,
+					size);
 		cur->pos = ctx->pos;
 		mutex_unlock(&cng_tree_mutex);
 		if (!n)

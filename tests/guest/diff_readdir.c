@@ -4,8 +4,10 @@
  * directory's attributes in the type's order, then its directories and
  * links oldest first; stock lists newest first, so a user-made child
  * comes before the attributes made with its parent. A readdir interrupted
- * by creations and removals neither repeats nor skips a surviving entry
- * (on ours by design; stock's cursor happens to give the same).
+ * by creations and removals neither repeats nor skips a surviving entry,
+ * and returns no child made after it began, so a name removed and made
+ * again during it is listed once (on ours by design; stock's cursor
+ * happens to give the same).
  *
  *   cng_test/
  *   |-- items/x/          link target
@@ -210,6 +212,60 @@ static bool t_interrupted(void)
 	return ok;
 }
 
+/*
+ * Lists items/ three entries at a time. After two steps it removes the
+ * last entry seen and makes it again, and makes one more name; then
+ * reads to the end. The remade name is listed once (a listing returns
+ * no child made after it began: stock's, because new children go first,
+ * before its cursor; ours, because the listing ends at the child that
+ * was last when it began), and so is every other, the new one not at
+ * all.
+ */
+static bool t_remade(void)
+{
+	const size_t step = 3 * 24 + 8;
+	char seen[1024] = "", path[256], remade[16] = "";
+	int fd, i, n;
+	bool ok = true;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
+		EXPECT(!mkdir(path, 0755));
+	}
+	fd = open(ITEMS, O_RDONLY | O_DIRECTORY);
+	EXPECT(fd >= 0);
+	for (i = 0; i < 2; i++)
+		EXPECT(list_some(fd, step, seen, sizeof(seen)) > 0);
+	if (strrchr(seen, ' '))
+		snprintf(remade, sizeof(remade), "%s", strrchr(seen, ' ') + 1);
+	say("first steps: %s; removing and making %s again, and zz", seen,
+	    remade);
+	snprintf(path, sizeof(path), ITEMS "/%s", remade);
+	EXPECT(!rmdir(path));
+	EXPECT(!mkdir(path, 0755));
+	EXPECT(!mkdir(ITEMS "/zz", 0755));
+	while ((n = list_some(fd, step, seen, sizeof(seen))) > 0)
+		;
+	EXPECT(n == 0);
+	close(fd);
+	say("seen in all: %s", seen);
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), "e%02d", i);
+		if (count_word(seen, path) != 1) {
+			say("%s seen %d times", path, count_word(seen, path));
+			ok = false;
+		}
+		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
+		EXPECT(!rmdir(path));
+	}
+	if (count_word(seen, "zz")) {
+		say("zz, made after the listing began, listed");
+		ok = false;
+	}
+	EXPECT(!rmdir(ITEMS "/zz"));
+	return ok;
+}
+
 int main(void)
 {
 	int base, failed = 0;
@@ -221,7 +277,7 @@ int main(void)
 	}
 	base = read_int(T "/live");
 	EXPECT(!mkdir(ITEMS "/x", 0755));
-	printf("KTAP version 1\n1..2\n");
+	printf("KTAP version 1\n1..3\n");
 	fflush(stdout);
 
 	case_failed = false;
@@ -236,6 +292,13 @@ int main(void)
 	case_failed = false;
 	ok = t_interrupted() && !case_failed;
 	printf("%sok 2 readdir_interrupted_by_changes_repeats_no_survivor%s\n",
+	       ok ? "" : "not ", ok && on_stock() ?
+	       " # stock behaves the same" : "");
+	failed += !ok;
+
+	case_failed = false;
+	ok = t_remade() && !case_failed;
+	printf("%sok 3 readdir_lists_a_name_remade_during_it_once%s\n",
 	       ok ? "" : "not ", ok && on_stock() ?
 	       " # stock behaves the same" : "");
 	failed += !ok;
