@@ -709,11 +709,14 @@ static struct cng_node *cng_dir_next_locked(struct cng_node *dir,
 		return NULL;
 	node = list_prepare_entry(node, &dir->children, sib);
 	list_for_each_entry_continue(node, &dir->children, sib) {
-		if (!cng_node_visible(node))
-			continue;
-		if (!skip)
-			return node;
-		skip--;
+		if (cng_node_visible(node)) {
+			if (!skip)
+				return node;
+			skip--;
+		}
+		/* The end may be one not (or no longer) visible. */
+		if (node == cur->end)
+			break;
 	}
 	return NULL;
 }
@@ -743,13 +746,22 @@ struct cng_dir_batch {
 	char			names[CNG_DIR_BATCH_NAMES];
 };
 
-/* The next child readdir shows after @node, which is among @dir's. */
+/*
+ * The next child readdir shows after @node, which is among @dir's, up to
+ * @end, the listing's last, visible or not.
+ */
 static struct cng_node *cng_dir_after_locked(struct cng_node *dir,
-					     struct cng_node *node)
+					     struct cng_node *node,
+					     const struct cng_node *end)
 {
-	list_for_each_entry_continue(node, &dir->children, sib)
+	if (node == end)
+		return NULL;
+	list_for_each_entry_continue(node, &dir->children, sib) {
 		if (cng_node_visible(node))
 			return node;
+		if (node == end)
+			break;
+	}
 	return NULL;
 }
 
@@ -769,8 +781,7 @@ static unsigned int cng_dir_fill_locked(struct cng_node *dir,
 	size_t used = 0, len;
 
 	lockdep_assert_held(&cng_tree_mutex);
-	for (; node && n < max;
-	     node = node == end ? NULL : cng_dir_after_locked(dir, node)) {
+	for (; node && n < max; node = cng_dir_after_locked(dir, node, end)) {
 		len = strlen(node->name);
 		if (used + len + 1 > size) {
 			if (n)
