@@ -91,6 +91,11 @@ $(BUILD)/tests/bin/%: tests/guest/%.c
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
 
+# A program is rebuilt when a shared header changes, as when its source does.
+$(GUEST_PROGS): $(wildcard tests/guest/*.h)
+# better_runas includes conf_sys.c whole.
+$(BUILD)/tests/bin/better_runas: tests/guest/conf_sys.c
+
 # The guest test's copy of the benchmark driver includes the real one.
 $(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c
 
