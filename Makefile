@@ -91,6 +91,17 @@ $(BUILD)/tests/bin/%: tests/guest/%.c
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
 
+# A program is rebuilt when a shared header changes, as when its source does.
+$(GUEST_PROGS): $(wildcard tests/guest/*.h)
+# better_runas includes conf_sys.c whole.
+$(BUILD)/tests/bin/better_runas: tests/guest/conf_sys.c
+
+# The differential fuzzer is two files; fuzz/ is out of the wildcard above.
+$(BUILD)/tests/bin/fuzz_diff: tests/guest/fuzz_diff.c tests/guest/fuzz/conc.c \
+		tests/guest/fuzz/fuzz_diff.h
+	mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $(filter %.c,$^) -lrt
+
 # The guest test's copy of the benchmark driver includes the real one.
 $(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c
 

@@ -12,10 +12,7 @@
 # the clients tear down and unload as usual.
 set -eu
 . ./lib.sh
-. ./clients/nvmet.sh
-. ./clients/lio.sh
-. ./clients/usb_gadget.sh
-. ./clients/netconsole.sh
+. ./clients/all.sh
 
 # Names, modes, owners and link targets of the whole tree (no times: a
 # read may change atime, and no sizes or values: a client's may move).
@@ -33,24 +30,8 @@ same_modes() {
 	return 1
 }
 
-# In the reverse order of the setups: each unloads what was loaded since
-# its own began.
-cleanup() {
-	cl_rc=0
-	netconsole_cleanup || cl_rc=1
-	usb_cleanup || cl_rc=1
-	lio_cleanup || cl_rc=1
-	nvmet_cleanup || cl_rc=1
-	return $cl_rc
-}
-
 before=$(cfs_snapshot)
-trap 'cleanup || echo "# cleanup could not undo everything"' EXIT
-
-nvmet_up() { nvmet_setup && nvmet_build_tree; }
-lio_up() { lio_setup && lio_build_tree; }
-usb_up() { usb_setup && usb_build_tree; }
-netconsole_up() { netconsole_setup && netconsole_build_tree; }
+trap 'clients_cleanup || echo "# cleanup could not undo everything"' EXIT
 
 ktap_plan 13
 critical nvmet_tree_builds nvmet_up
@@ -66,6 +47,6 @@ check nvmet_teardown nvmet_teardown
 check lio_teardown lio_teardown
 check usb_gadget_teardown usb_teardown
 check netconsole_teardown netconsole_teardown
-check modules_unload cleanup
+check modules_unload clients_cleanup
 check tree_left_as_found tree_as_found "$before"
 ktap_done

@@ -48,10 +48,7 @@
 # "# soak-summary: ..." line at the end (scripts/soak.sh collects them).
 set -eu
 . ./lib.sh
-. ./clients/nvmet.sh
-. ./clients/lio.sh
-. ./clients/usb_gadget.sh
-. ./clients/netconsole.sh
+. ./clients/all.sh
 . ./cli_lib.sh
 
 W=/tmp/soak
