@@ -737,7 +737,12 @@ struct cng_dir_entry {
 	unsigned int		dtype;
 };
 
-/* Children copied per hold of the tree mutex, and room for their names. */
+/*
+ * Children copied per hold of the tree mutex, and room for their names:
+ * up to CNG_DIR_SMALL on the stack, their names in the cursor's buffer;
+ * beyond, a batch allocated for the call.
+ */
+#define CNG_DIR_SMALL		4
 #define CNG_DIR_BATCH		32
 #define CNG_DIR_BATCH_NAMES	1024
 
@@ -806,13 +811,13 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 {
 	struct cng_node *dir = CNG_I(file_inode(file))->node;
 	struct cng_dir_cursor *cur = file->private_data;
-	struct cng_dir_entry one, *ent = &one;
+	struct cng_dir_entry small[CNG_DIR_SMALL], *ent = small;
 	struct cng_dir_batch *batch = NULL;
 	unsigned int nr = 0, n, i, j, max = 1;
 	char *names = cur->next;
 	size_t size = sizeof(cur->next);
+	bool resume, small_only = false;
 	struct cng_node *node;
-	bool resume;
 	int ret;
 
 	/* Also what the VFS answers for a directory that rmdir removed. */
@@ -827,23 +832,27 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 			return 0;
 	}
 	/*
-	 * The first child alone, in the cursor's name (a small getdents
-	 * takes one or two), then batches that double up to CNG_DIR_BATCH
-	 * as long as the caller's buffer takes them all. Without the
-	 * memory for a batch, one child per hold of the mutex.
+	 * The first child alone, then batches that double up to
+	 * CNG_DIR_BATCH as long as the caller's buffer takes them all: the
+	 * small ones on the stack, with their names in the cursor's buffer
+	 * (a small getdents takes one or two children and allocates
+	 * nothing), the larger in a batch allocated once. Without the
+	 * memory for it, CNG_DIR_SMALL children per hold of the mutex.
 	 */
 	for (;;) {
-		if (max > 1 && !batch) {
+		if (max > CNG_DIR_SMALL && !batch && !small_only) {
 			batch = kmalloc(sizeof(*batch),
 					GFP_KERNEL | __GFP_NOWARN);
 			if (batch) {
 				ent = batch->ent;
 				names = batch->names;
 				size = sizeof(batch->names);
-			} else {
-				max = 1;
 			}
+			/* Tried once a call. */
+			small_only = !batch;
 		}
+		if (!batch)
+			max = min_t(unsigned int, max, CNG_DIR_SMALL);
 		mutex_lock(&cng_tree_mutex);
 		/*
 		 * A seek anywhere but where we stopped counts from the start,
