@@ -379,8 +379,6 @@ static void op_readdir(const char *path)
 	int n = 0, i;
 	DIR *d;
 
-	if (conc_mode)
-		conc_listing_begins();
 	d = opendir(path);
 	if (!d) {
 		result(-1);

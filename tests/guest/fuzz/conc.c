@@ -32,55 +32,18 @@ struct conc_tally {
 	long registered[ARRAY_SIZE(dirs)];	/* less unregistered */
 	long linked[ARRAY_SIZE(link_dirs)][2];
 	long unlinked[ARRAY_SIZE(link_dirs)][2];
-	/* removals by rmdir, unregister, unlink: begun, and ended */
-	long rm_begun[ARRAY_SIZE(dirs)], rm_ended[ARRAY_SIZE(dirs)];
-	long ul_begun[ARRAY_SIZE(link_dirs)][2];
-	long ul_ended[ARRAY_SIZE(link_dirs)][2];
 	long ops, dups, renames;
-	long dups_excused;	/* a name removed and made again (row 9) */
 	long links_not_run;	/* on stock (row 25) */
 	long depends_not_run;	/* on stock (row 26) */
 	char dup[512];		/* the first listing with a name twice */
 };
 
 static struct conc_tally *tally;
-/* Removals ended when the listing began */
-static long rm_before[ARRAY_SIZE(dirs)];
-static long ul_before[ARRAY_SIZE(link_dirs)][2];
-
-void conc_listing_begins(void)
-{
-	memcpy(rm_before, tally->rm_ended, sizeof(rm_before));
-	memcpy(ul_before, tally->ul_ended, sizeof(ul_before));
-}
-
 /*
- * Ours lists a child made during a listing at its end (row 9), so a name
- * removed and made again meanwhile may be listed twice: old and new. A
- * removal overlapped the listing if more had begun at its end than had
- * ended at its start (begun is counted before the call, ended after).
+ * A name twice in one listing: counted, the first one kept. Neither
+ * module returns a child made after a listing began (row 9), so not
+ * even a name removed and made again meanwhile is listed twice.
  */
-static bool conc_dup_excused(const char *path, const char *name)
-{
-	const char *rel = path + strlen(T) + !!path[strlen(T)];
-	char want[600];
-	size_t n = strcspn(name, "/@");
-	unsigned int i;
-
-	snprintf(want, sizeof(want), "%s%s%.*s", rel, *rel ? "/" : "",
-		 (int)n, name);
-	for (i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (!strcmp(dirs[i], want))
-			return tally->rm_begun[i] > rm_before[i];
-	for (i = 0; i < ARRAY_SIZE(link_dirs); i++)
-		if (!strcmp(link_dirs[i], rel) && n == 2 && name[0] == 'l' &&
-		    (name[1] == '0' || name[1] == '1'))
-			return tally->ul_begun[i][name[1] - '0'] >
-			       ul_before[i][name[1] - '0'];
-	return false;
-}
-
-/* A name twice in one listing: counted, the first one kept. */
 void conc_dups(const char *path, char **names, int n)
 {
 	int i;
@@ -89,11 +52,6 @@ void conc_dups(const char *path, char **names, int n)
 	for (i = 1; i < n; i++) {
 		if (strcmp(names[i - 1], names[i]))
 			continue;
-		if (conc_dup_excused(path, names[i])) {
-			__atomic_add_fetch(&tally->dups_excused, 1,
-					   __ATOMIC_SEQ_CST);
-			continue;
-		}
 		if (__atomic_fetch_add(&tally->dups, 1, __ATOMIC_SEQ_CST) == 0)
 			snprintf(tally->dup, sizeof(tally->dup), "%.200s: %.200s",
 				 path, names[i]);
@@ -105,7 +63,6 @@ void conc_dups(const char *path, char **names, int n)
 static unsigned long long conc_seed;
 static int conc_bad;		/* properties broken by this sequence */
 static long conc_ops[2], conc_links_not_run, conc_depends_not_run;
-static long conc_excused[2];	/* row 9's listings, on stock, on ours */
 int conc_broken[2];	/* sequences that broke a property */
 
 static void conc_fail(const char *fmt, ...)
@@ -119,26 +76,6 @@ static void conc_fail(const char *fmt, ...)
 	if (conc_bad++ < 20)
 		say("fz conc seed %llu on %s: %s", conc_seed, mod_names[cur],
 		    msg);
-}
-
-/* Counts a removal that @op begins (@ended false) or has ended. */
-static void conc_removal(const struct op *op, bool ended)
-{
-	int k = op->b % ARRAY_SIZE(ctls);
-	int s = op->b % ARRAY_SIZE(link_dirs);
-	long *rm = ended ? tally->rm_ended : tally->rm_begun;
-
-	if (op->kind == OP_RMDIR)
-		__atomic_add_fetch(&rm[op->a], 1, __ATOMIC_SEQ_CST);
-	if (op->kind == OP_UNLINK && op->b % 3)
-		__atomic_add_fetch(ended ? &tally->ul_ended[s][op->c % 2] :
-				   &tally->ul_begun[s][op->c % 2], 1,
-				   __ATOMIC_SEQ_CST);
-	if (op->kind == OP_CTL && (k == 1 || k == 3))
-		__atomic_add_fetch(&rm[k == 1 ? D_RT0 : D_D0], 1,
-				   __ATOMIC_SEQ_CST);
-	if (op->kind == OP_CTL && k == 1)
-		__atomic_add_fetch(&rm[D_RT0_INNER], 1, __ATOMIC_SEQ_CST);
 }
 
 /* After each operation of a process: what it made and removed. */
@@ -195,9 +132,7 @@ static void conc_child(unsigned long long seed, int nops)
 	generate(seed, nops);
 	fds_reset();
 	for (i = 0; i < nops; i++) {
-		conc_removal(&ops[i], false);
 		run_op(&ops[i]);
-		conc_removal(&ops[i], true);
 		conc_count(&ops[i]);
 	}
 	_exit(0);
@@ -437,7 +372,6 @@ static bool conc_seq(int which, unsigned long long seed, int nops,
 	conc_ops[which] += tally->ops;
 	conc_links_not_run += tally->links_not_run;
 	conc_depends_not_run += tally->depends_not_run;
-	conc_excused[which] += tally->dups_excused;
 	conc_check();
 	teardown_tree();
 	conc_check_empty(live);
@@ -473,8 +407,6 @@ bool conc_run(unsigned long long first, unsigned long long count, int nops,
 		say("fz conc ops %s %ld broken %d of %llu",
 		    mod_names[which], conc_ops[which], conc_broken[which],
 		    count);
-		say("fz conc rule %s 9 name_listed_again_after_remade %ld",
-		    mod_names[which], conc_excused[which]);
 	}
 	say("fz conc rule stock 25 symlink_not_run %ld", conc_links_not_run);
 	say("fz conc rule stock 26 depend_unlocked_not_run %ld",

@@ -88,7 +88,6 @@ bool unload_test(void);
 extern bool conc_mode;
 extern int conc_broken[2];
 
-void conc_listing_begins(void);
 void conc_dups(const char *path, char **names, int n);
 bool conc_run(unsigned long long first, unsigned long long count, int nops,
 	      int procs);
