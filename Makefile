@@ -53,8 +53,10 @@ GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
 
 all: module samples drivers tool guest-progs
 
+# The KVER the user gave, not the one $(ENV_MK) itself set: else a stale
+# env.mk would be rewritten as env-$(KVER).mk, and stay stale.
 $(ENV_MK): scripts/prereqs.sh
-	KVER=$(KVER) scripts/prereqs.sh
+	KVER=$(if $(filter file,$(origin KVER)),,$(KVER)) scripts/prereqs.sh
 
 prereqs:
 	KVER=$(KVER) scripts/prereqs.sh

@@ -130,12 +130,15 @@ if [ -n "$SRC" ]; then
 	fi
 fi
 
-cat > "$ENV_MK.tmp" <<EOT
+# A file of its own: two makes may run this at once.
+env_tmp=$(mktemp "$ENV_MK.XXXXXX")
+cat > "$env_tmp" <<EOT
 KVER := $KVER
 KDIR := /usr/src/linux-headers-$KVER
 KIMG := $IMG
 KSRC := $SRC
 CNG_CACHE := $CNG_CACHE
 EOT
-mv "$ENV_MK.tmp" "$ENV_MK"
+chmod 644 "$env_tmp"
+mv "$env_tmp" "$ENV_MK"
 say "target kernel $KVER ready"
