@@ -376,10 +376,9 @@ cleanup() {
 	rmdir_if $N/hosts/$SV_HOST > /dev/null 2>&1
 	c_all=0
 	nvme disconnect -n $NVMET_NQN > /dev/null 2>&1
-	nvmet_cleanup || c_all=1
-	lio_cleanup || c_all=1
-	usb_cleanup || c_all=1
-	netconsole_cleanup || c_all=1
+	# In the reverse order of the setups: each unloads what was loaded
+	# since its own began.
+	clients_cleanup || c_all=1
 	rm -rf $W
 	return $c_all
 }
