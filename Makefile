@@ -17,7 +17,8 @@
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
-#   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads)
+#   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads;
+#                       PERF_STATS=1: stats)
 #   make lint         the static checks alone
 #   make deb          the Debian packages, into build/deb (docs/packaging.md)
 #   make check-deb    the packages proved in a Debian guest (GUEST_KVERS=...)
