@@ -820,6 +820,18 @@ static bool t_user_cannot_block_rmdir(void)
 		if (setpgid(0, 0) || setgroups(0, NULL) || setresgid(USER, USER, USER) ||
 		    setresuid(USER, USER, USER))
 			_exit(2);
+		/*
+		 * A second process of the user sits in n1/sub/deep. Forked
+		 * before the files are opened: it holds none of them, since
+		 * nobody waits for its end (an open attribute pins cng_test,
+		 * which is unloaded last).
+		 */
+		if (!fork()) {
+			if (chdir(T "/n1/sub/deep"))
+				_exit(3);
+			pause();
+			_exit(0);
+		}
 		fd = open(T "/items/h/data", O_RDWR);
 		bfd = open(T "/items/h/blob", O_RDWR);
 		dfd = open(T "/items/h", O_RDONLY | O_DIRECTORY);
@@ -828,13 +840,6 @@ static bool t_user_cannot_block_rmdir(void)
 		    inotify_add_watch(in, T "/items/h", IN_ALL_EVENTS) < 0 ||
 		    write(bfd, "pending", 7) != 7 || chdir(T "/items/h"))
 			_exit(3);
-		/* A second process of the user sits in n1/sub/deep. */
-		if (!fork()) {
-			if (chdir(T "/n1/sub/deep"))
-				_exit(3);
-			pause();
-			_exit(0);
-		}
 		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(4);
 		r[0] = '\0';
