@@ -36,7 +36,9 @@
  *	 predecessor, as @last does.
  * @pos: the f_pos just after @last was returned
  * @valid: @last, @end and @pos say where a readdir stands
- * @marked: @end was set once (so the cursor may be hashed by it)
+ * @hashed: the cursor may be in either table, so its release takes the
+ *	    tree mutex; set by the owner before the first hashing (every
+ *	    cursor is hashed first by a listing that begins), read by it
  * @next: scratch copy of the name being returned
  *
  * Owned by the open file; f_pos_lock serialises its users. A readdir
@@ -51,7 +53,7 @@ struct cng_dir_cursor {
 	struct cng_node		*end;
 	loff_t			pos;
 	bool			valid;
-	bool			marked;
+	bool			hashed;
 	char			next[NAME_MAX + 1];
 };
 
@@ -64,39 +66,42 @@ struct cng_dir_cursor {
 static struct hlist_head cng_cursor_table[1 << CNG_CURSOR_HASH_BITS];
 static struct hlist_head cng_cursor_end_table[1 << CNG_CURSOR_HASH_BITS];
 
-static struct hlist_head *cng_cursor_bucket(const struct cng_node *last)
+static struct hlist_head *cng_cursor_bucket(struct hlist_head *table,
+					    const struct cng_node *node)
 {
-	return &cng_cursor_table[hash_ptr(last, CNG_CURSOR_HASH_BITS)];
+	return &table[hash_ptr(node, CNG_CURSOR_HASH_BITS)];
 }
 
-static struct hlist_head *cng_cursor_end_bucket(const struct cng_node *end)
+/*
+ * Files a cursor's @hnode in @table under @node, or in none for NULL (a
+ * cursor before the first child, or a listing with no child to return,
+ * needs no moving).
+ */
+static void cng_dir_cursor_rehash_locked(struct hlist_node *hnode,
+					 struct hlist_head *table,
+					 const struct cng_node *node)
 {
-	return &cng_cursor_end_table[hash_ptr(end, CNG_CURSOR_HASH_BITS)];
+	lockdep_assert_held(&cng_tree_mutex);
+	if (!hlist_unhashed(hnode))
+		hlist_del_init(hnode);
+	if (node)
+		hlist_add_head(hnode, cng_cursor_bucket(table, node));
+}
+
+static void cng_dir_cursor_set_locked(struct cng_dir_cursor *cur,
+				      struct cng_node *last)
+{
+	cng_dir_cursor_rehash_locked(&cur->hnode, cng_cursor_table, last);
+	cur->last = last;
+	cur->valid = true;
 }
 
 static void cng_dir_cursor_set_end_locked(struct cng_dir_cursor *cur,
 					  struct cng_node *end)
 {
-	lockdep_assert_held(&cng_tree_mutex);
-	if (!hlist_unhashed(&cur->end_hnode))
-		hlist_del_init(&cur->end_hnode);
+	cng_dir_cursor_rehash_locked(&cur->end_hnode, cng_cursor_end_table,
+				     end);
 	cur->end = end;
-	cur->marked = true;
-	if (end)
-		hlist_add_head(&cur->end_hnode, cng_cursor_end_bucket(end));
-}
-
-/* A cursor before the first child needs no moving, and is not hashed. */
-static void cng_dir_cursor_set_locked(struct cng_dir_cursor *cur,
-				      struct cng_node *last)
-{
-	lockdep_assert_held(&cng_tree_mutex);
-	if (!hlist_unhashed(&cur->hnode))
-		hlist_del_init(&cur->hnode);
-	cur->last = last;
-	cur->valid = true;
-	if (last)
-		hlist_add_head(&cur->hnode, cng_cursor_bucket(last));
 }
 
 /**
@@ -114,10 +119,12 @@ void cng_dir_cursors_leave_locked(struct cng_node *node)
 	lockdep_assert_held(&cng_tree_mutex);
 	if (!list_is_first(&node->sib, &node->parent->children))
 		prev = list_prev_entry(node, sib);
-	hlist_for_each_entry_safe(cur, tmp, cng_cursor_bucket(node), hnode)
+	hlist_for_each_entry_safe(cur, tmp,
+				  cng_cursor_bucket(cng_cursor_table, node), hnode)
 		if (cur->last == node)
 			cng_dir_cursor_set_locked(cur, prev);
-	hlist_for_each_entry_safe(cur, tmp, cng_cursor_end_bucket(node),
+	hlist_for_each_entry_safe(cur, tmp,
+				  cng_cursor_bucket(cng_cursor_end_table, node),
 				  end_hnode)
 		if (cur->end == node)
 			cng_dir_cursor_set_end_locked(cur, prev);
@@ -644,7 +651,7 @@ static int cng_dir_release(struct inode *inode, struct file *file)
 	struct cng_dir_cursor *cur = file->private_data;
 
 	/* Removals move a cursor between buckets: look under the mutex. */
-	if (cur->valid || cur->marked) {
+	if (cur->hashed) {
 		mutex_lock(&cng_tree_mutex);
 		if (!hlist_unhashed(&cur->hnode))
 			hlist_del(&cur->hnode);
@@ -859,9 +866,11 @@ static int cng_dir_iterate(struct file *file, struct dir_context *ctx)
 		 * and lists at most the children there are now.
 		 */
 		resume = cur->valid && cur->pos == ctx->pos;
-		if (!resume)
+		if (!resume) {
+			cur->hashed = true;
 			cng_dir_cursor_set_end_locked(cur,
 						      cng_dir_last_locked(dir));
+		}
 		node = cng_dir_next_locked(dir, cur, resume,
 					   resume ? 0 : ctx->pos - 2 - nr);
 		/* Where to go on if none can be returned: before the first. */
