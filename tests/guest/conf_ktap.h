@@ -206,4 +206,30 @@ static inline void run_cases(const struct tcase *cases, int n)
 	}
 }
 
+/*
+ * A test's main, for cases on cng_test alone: loads it, runs @cases, and
+ * fails the run if an object is left that was not there at load
+ * (cng_test's live count), a callback came late, or cng_test does not
+ * unload. Returns the exit status.
+ */
+static inline int run_cng_test_cases(const struct tcase *cases, int n)
+{
+	int live;
+
+	if (cng_load()) {
+		printf("KTAP version 1\n1..0 # SKIP insmod failed\n");
+		return 1;
+	}
+	live = read_int(T "/live");
+	run_cases(cases, n);
+	if (read_int(T "/live") != live || read_int(T "/late")) {
+		say("live %d (%d at load), late %d", read_int(T "/live"), live,
+		    read_int(T "/late"));
+		ktap_failed++;
+	}
+	if (sh("rmmod cng_test"))
+		ktap_failed++;
+	return ktap_failed ? 1 : 0;
+}
+
 #endif /* CONF_KTAP_H */

@@ -194,20 +194,5 @@ static const struct tcase cases[] = {
 
 int main(void)
 {
-	int base;
-
-	if (cng_load()) {
-		printf("KTAP version 1\n1..0 # SKIP insmod failed\n");
-		return 1;
-	}
-	base = read_int(T "/live");
-	run_cases(cases, ARRAY_SIZE(cases));
-	if (read_int(T "/live") != base) {
-		say("objects not released: %d, want %d", read_int(T "/live"),
-		    base);
-		ktap_failed++;
-	}
-	if (sh("rmmod cng_test"))
-		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return run_cng_test_cases(cases, ARRAY_SIZE(cases));
 }

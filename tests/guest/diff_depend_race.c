@@ -26,7 +26,7 @@ static bool depend_racing_rmdir_of_item_does_not_oops(void)
 {
 	struct timespec end;
 	long held = 0, refused = 0;
-	int bad = 0, status, ret;
+	int bad = 0, ret;
 	pid_t pid;
 
 	if (on_stock()) {
@@ -34,13 +34,7 @@ static bool depend_racing_rmdir_of_item_does_not_oops(void)
 		case_differs = "row 26, not run: stock oopses";
 		return true;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += SECONDS;
-	fflush(stdout);
-	pid = fork();
-	if (!pid)
-		race_remover(A, &end);
-	EXPECT(pid > 0);
+	pid = race_start(A, SECONDS, &end);
 	while (pid > 0 && race_time_left(&end)) {
 		ret = put(CTL, "depend_unlocked items/a");
 		if (!ret) {
@@ -53,8 +47,7 @@ static bool depend_racing_rmdir_of_item_does_not_oops(void)
 		}
 	}
 	say("a depended on %ld times, refused %ld", held, refused);
-	EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
-	EXPECT(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT(race_remover_ok(pid));
 	EXPECT(!bad);
 	/* Both outcomes seen: the race was run, not one side alone. */
 	EXPECT(held > 0 && refused > 0);
@@ -68,20 +61,6 @@ int main(void)
 		{ "depend_racing_rmdir_of_item_does_not_oops",
 		  depend_racing_rmdir_of_item_does_not_oops },
 	};
-	int live;
 
-	if (cng_load()) {
-		printf("KTAP version 1\n1..0 # SKIP insmod failed\n");
-		return 1;
-	}
-	live = read_int(T "/live");
-	run_cases(cases, ARRAY_SIZE(cases));
-	if (read_int(T "/live") != live || read_int(T "/late")) {
-		say("live %d (%d at load), late %d", read_int(T "/live"), live,
-		    read_int(T "/late"));
-		ktap_failed++;
-	}
-	if (sh("rmmod cng_test"))
-		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return run_cng_test_cases(cases, ARRAY_SIZE(cases));
 }

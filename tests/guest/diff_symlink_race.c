@@ -26,7 +26,7 @@ static bool symlink_racing_rmdir_of_target_uses_no_freed_item(void)
 {
 	struct timespec end;
 	long linked = 0, refused = 0;
-	int bad = 0, status;
+	int bad = 0;
 	pid_t pid;
 
 	if (on_stock()) {
@@ -35,13 +35,7 @@ static bool symlink_racing_rmdir_of_target_uses_no_freed_item(void)
 		return true;
 	}
 	EXPECT(!mkdir(B, 0755));
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += SECONDS;
-	fflush(stdout);
-	pid = fork();
-	if (!pid)
-		race_remover(A, &end);
-	EXPECT(pid > 0);
+	pid = race_start(A, SECONDS, &end);
 	while (pid > 0 && race_time_left(&end)) {
 		if (!symlink(A, LINK)) {
 			linked++;
@@ -53,8 +47,7 @@ static bool symlink_racing_rmdir_of_target_uses_no_freed_item(void)
 		}
 	}
 	say("l linked %ld times, refused %ld", linked, refused);
-	EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
-	EXPECT(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT(race_remover_ok(pid));
 	EXPECT(!bad);
 	/* Both outcomes seen: the race was run, not one side alone. */
 	EXPECT(linked > 0 && refused > 0);
@@ -70,20 +63,6 @@ int main(void)
 		{ "symlink_racing_rmdir_of_target_uses_no_freed_item",
 		  symlink_racing_rmdir_of_target_uses_no_freed_item },
 	};
-	int live;
 
-	if (cng_load()) {
-		printf("KTAP version 1\n1..0 # SKIP insmod failed\n");
-		return 1;
-	}
-	live = read_int(T "/live");
-	run_cases(cases, ARRAY_SIZE(cases));
-	if (read_int(T "/live") != live || read_int(T "/late")) {
-		say("live %d (%d at load), late %d", read_int(T "/live"), live,
-		    read_int(T "/late"));
-		ktap_failed++;
-	}
-	if (sh("rmmod cng_test"))
-		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return run_cng_test_cases(cases, ARRAY_SIZE(cases));
 }

@@ -8,6 +8,7 @@
 #ifndef RACE_LIB_H
 #define RACE_LIB_H
 
+#include <sys/wait.h>
 #include <time.h>
 
 /* Is it still before @end (CLOCK_MONOTONIC, whole seconds)? */
@@ -41,6 +42,35 @@ static inline void race_remover(const char *dir, const struct timespec *end)
 	}
 	say("%s made %ld times, removed %ld", dir, made, removed);
 	_exit(bad ? 1 : 0);
+}
+
+/*
+ * Starts race_remover() of @dir in a child until @seconds from now, the
+ * deadline in *@end. Returns the child's pid, or -1 (a failed
+ * expectation) when it could not fork.
+ */
+static inline pid_t race_start(const char *dir, int seconds,
+			       struct timespec *end)
+{
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, end);
+	end->tv_sec += seconds;
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		race_remover(dir, end);
+	EXPECT(pid > 0);
+	return pid;
+}
+
+/* Waits for race_start()'s child: did it see only allowed outcomes? */
+static inline bool race_remover_ok(pid_t pid)
+{
+	int status;
+
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
 #endif /* RACE_LIB_H */
