@@ -138,6 +138,70 @@ static int count_word(const char *names, const char *name)
 	return n;
 }
 
+/* One getdents of three "eNN" records; "." is 24 bytes. */
+#define STEP	(3 * 24 + 8)
+
+/*
+ * Makes items/e00..e09 and lists items/ two steps in: returns the open
+ * directory, the names seen in @seen, the last of them in @last.
+ */
+static int listing_begin(char *seen, size_t size, char *last, size_t lsize)
+{
+	char path[256];
+	int fd, i;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
+		EXPECT(!mkdir(path, 0755));
+	}
+	fd = open(ITEMS, O_RDONLY | O_DIRECTORY);
+	EXPECT(fd >= 0);
+	for (i = 0; i < 2; i++)
+		EXPECT(list_some(fd, STEP, seen, size) > 0);
+	say("first steps: %s", seen);
+	*last = '\0';
+	if (strrchr(seen, ' '))
+		snprintf(last, lsize, "%s", strrchr(seen, ' ') + 1);
+	return fd;
+}
+
+/* Lists the rest of @fd into @seen and closes it. */
+static void listing_end(int fd, char *seen, size_t size)
+{
+	int n;
+
+	while ((n = list_some(fd, STEP, seen, size)) > 0)
+		;
+	EXPECT(n == 0);
+	close(fd);
+	say("seen in all: %s", seen);
+}
+
+/*
+ * Each of e00..e09 but @gone1 and @gone2 was seen once; removes them.
+ * Returns false if one was not.
+ */
+static bool survivors_seen_once(const char *seen, const char *gone1,
+				const char *gone2)
+{
+	char path[256];
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), "e%02d", i);
+		if (!strcmp(path, gone1) || !strcmp(path, gone2))
+			continue;
+		if (count_word(seen, path) != 1) {
+			say("%s seen %d times", path, count_word(seen, path));
+			ok = false;
+		}
+		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
+		EXPECT(!rmdir(path));
+	}
+	return ok;
+}
+
 /*
  * Lists items/ three entries at a time. After two steps it removes the
  * last entry seen and the lowest-numbered one not seen yet, and makes
@@ -147,24 +211,12 @@ static int count_word(const char *names, const char *name)
  */
 static bool t_interrupted(void)
 {
-	const size_t step = 3 * 24 + 8;	/* three "eNN" records; "." is 24 */
-	char seen[1024] = "", path[256], gone_seen[16] = "", gone_next[16] = "";
+	char seen[1024] = "", path[256], gone_seen[16], gone_next[16] = "";
 	static const char *const added[] = { "a0", "e045", "z9" };
-	int fd, i, n;
-	bool ok = true;
+	int fd, i;
+	bool ok;
 
-	for (i = 0; i < 10; i++) {
-		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
-		EXPECT(!mkdir(path, 0755));
-	}
-	fd = open(ITEMS, O_RDONLY | O_DIRECTORY);
-	EXPECT(fd >= 0);
-	for (i = 0; i < 2; i++)
-		EXPECT(list_some(fd, step, seen, sizeof(seen)) > 0);
-	say("first steps: %s", seen);
-	if (strrchr(seen, ' '))
-		snprintf(gone_seen, sizeof(gone_seen), "%s",
-			 strrchr(seen, ' ') + 1);
+	fd = listing_begin(seen, sizeof(seen), gone_seen, sizeof(gone_seen));
 	for (i = 0; i < 10 && !*gone_next; i++) {
 		snprintf(gone_next, sizeof(gone_next), "e%02d", i);
 		if (count_word(seen, gone_next))
@@ -179,23 +231,8 @@ static bool t_interrupted(void)
 		snprintf(path, sizeof(path), ITEMS "/%s", added[i]);
 		EXPECT(!mkdir(path, 0755));
 	}
-	while ((n = list_some(fd, step, seen, sizeof(seen))) > 0)
-		;
-	EXPECT(n == 0);
-	close(fd);
-	say("seen in all: %s", seen);
-
-	for (i = 0; i < 10; i++) {
-		snprintf(path, sizeof(path), "e%02d", i);
-		if (!strcmp(path, gone_seen) || !strcmp(path, gone_next))
-			continue;
-		if (count_word(seen, path) != 1) {
-			say("%s seen %d times", path, count_word(seen, path));
-			ok = false;
-		}
-		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
-		EXPECT(!rmdir(path));
-	}
+	listing_end(fd, seen, sizeof(seen));
+	ok = survivors_seen_once(seen, gone_seen, gone_next);
 	if (count_word(seen, gone_seen) != 1) {
 		say("%s, removed after it was seen, seen %d times", gone_seen,
 		    count_word(seen, gone_seen));
@@ -223,41 +260,18 @@ static bool t_interrupted(void)
  */
 static bool t_remade(void)
 {
-	const size_t step = 3 * 24 + 8;
-	char seen[1024] = "", path[256], remade[16] = "";
-	int fd, i, n;
-	bool ok = true;
+	char seen[1024] = "", path[256], remade[16];
+	bool ok;
+	int fd;
 
-	for (i = 0; i < 10; i++) {
-		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
-		EXPECT(!mkdir(path, 0755));
-	}
-	fd = open(ITEMS, O_RDONLY | O_DIRECTORY);
-	EXPECT(fd >= 0);
-	for (i = 0; i < 2; i++)
-		EXPECT(list_some(fd, step, seen, sizeof(seen)) > 0);
-	if (strrchr(seen, ' '))
-		snprintf(remade, sizeof(remade), "%s", strrchr(seen, ' ') + 1);
-	say("first steps: %s; removing and making %s again, and zz", seen,
-	    remade);
+	fd = listing_begin(seen, sizeof(seen), remade, sizeof(remade));
+	say("removing and making %s again, and zz", remade);
 	snprintf(path, sizeof(path), ITEMS "/%s", remade);
 	EXPECT(!rmdir(path));
 	EXPECT(!mkdir(path, 0755));
 	EXPECT(!mkdir(ITEMS "/zz", 0755));
-	while ((n = list_some(fd, step, seen, sizeof(seen))) > 0)
-		;
-	EXPECT(n == 0);
-	close(fd);
-	say("seen in all: %s", seen);
-	for (i = 0; i < 10; i++) {
-		snprintf(path, sizeof(path), "e%02d", i);
-		if (count_word(seen, path) != 1) {
-			say("%s seen %d times", path, count_word(seen, path));
-			ok = false;
-		}
-		snprintf(path, sizeof(path), ITEMS "/e%02d", i);
-		EXPECT(!rmdir(path));
-	}
+	listing_end(fd, seen, sizeof(seen));
+	ok = survivors_seen_once(seen, "", "");
 	if (count_word(seen, "zz")) {
 		say("zz, made after the listing began, listed");
 		ok = false;
