@@ -352,17 +352,28 @@ out_free_hidden:
 	return ret ? ERR_PTR(ret) : node;
 }
 
-/* Dentry operations: the dcache is a cache of the tree. */
+/*
+ * Dentry operations: the dcache is a cache of the tree.
+ *
+ * A directory's or a link's dentry needs no check on each walk: the
+ * kernel side takes it out of the dcache when it removes the node
+ * (cng_inode_forget()), rmdir and unlink do so for what user space
+ * removes, and every path that hashes one looks at the node again after
+ * hashing (cng_dentry_recheck()). No negative dentry is hashed, since the
+ * kernel side may add a name at any time: a name that is not there costs
+ * a lookup each time, as it did when negative dentries failed their
+ * revalidation. An attribute's dentry stays hashed below a directory
+ * that went, where a walk from an open directory still finds it: it
+ * alone is checked.
+ */
 
 /*
- * A dentry stays valid while its node is in the namespace. Its d_fsdata
- * holds, as an integer, the cng_gone_gen at which that was last seen (0,
- * as the dcache sets it: never); while no node has gone since, the walk
- * need not reach the node (a page of its own, for each component of a
- * path). A negative dentry is never valid: the kernel side may add a name
- * at any time.
+ * An attribute's dentry stays valid while its item's node is in the
+ * namespace. Its d_fsdata holds, as an integer, the cng_gone_gen at which
+ * that was last seen (0, as the dcache sets it: never); while no node has
+ * gone since, the walk need not reach the node.
  */
-static int cng_d_revalidate(struct dentry *dentry, unsigned int flags)
+static int cng_attr_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
 	unsigned long gen = cng_gone_gen_read();
 	struct inode *inode;
@@ -387,9 +398,47 @@ static int cng_d_revalidate(struct dentry *dentry, unsigned int flags)
 	return 1;
 }
 
-const struct dentry_operations cng_dentry_ops = {
-	.d_revalidate	= cng_d_revalidate,
+static const struct dentry_operations cng_attr_dentry_ops = {
+	.d_revalidate	= cng_attr_d_revalidate,
 };
+
+/**
+ * cng_dentry_recheck() - unhash a dentry just hashed for a node that went
+ * @dentry: the directory's or link's dentry, hashed by the caller
+ * @node: its node, counted by the caller
+ *
+ * A remover turns the node UNLINKED under the tree mutex, then drops the
+ * dentries it finds on the inode (cng_inode_forget()); a caller that
+ * found the node visible may hash its dentry after that search. Both take
+ * the inode's i_lock to hash and to search: either the search finds the
+ * dentry, or this look, after the hashing, sees the node gone.
+ *
+ * Context: process.
+ */
+void cng_dentry_recheck(struct dentry *dentry, struct cng_node *node)
+{
+	if (cng_node_gone(node))
+		d_drop(dentry);
+}
+
+/**
+ * cng_dentry_add() - make the dentry mkdir or symlink was given positive
+ * @dentry: the new name's dentry, negative
+ * @inode: the new node's inode; the dentry takes its reference
+ *
+ * Lookup leaves a missing name's dentry unhashed, so it is hashed here;
+ * one hashed by someone else (a caller of ours that did not look up
+ * through us) is only made positive.
+ *
+ * Context: process; the parent directory locked by the VFS.
+ */
+void cng_dentry_add(struct dentry *dentry, struct inode *inode)
+{
+	if (d_unhashed(dentry))
+		d_add(dentry, inode);
+	else
+		d_instantiate(dentry, inode);
+}
 
 /* Directory inode operations. */
 
@@ -402,6 +451,7 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 	struct cng_node *node = NULL;
 	unsigned int kind = 0, slot = 0;
 	const void *attr = NULL;
+	struct dentry *res;
 	u32 hash;
 
 	if (dentry->d_name.len > NAME_MAX)
@@ -425,7 +475,6 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 		inode = cng_inode_get(dir->i_sb, node,
 				      node->type == CNG_NODE_LINK ?
 				      CNG_FILE_LINK : CNG_FILE_DIR, 0, NULL);
-		cng_node_put(node);
 	} else if (cng_node_is_item_dir(parent)) {
 		slot = cng_attr_find(parent, name, 0, &attr, &kind);
 		if (slot)
@@ -433,9 +482,20 @@ static struct dentry *cng_dir_lookup(struct inode *dir, struct dentry *dentry,
 					      attr);
 	}
 	cng_node_put_active(parent);
-	if (IS_ERR(inode))
+	/* Not there: the dentry is returned negative and not hashed. */
+	if (IS_ERR_OR_NULL(inode)) {
+		cng_node_put(node);
 		return ERR_CAST(inode);
-	return d_splice_alias(inode, dentry);
+	}
+	if (!node) {
+		d_set_d_op(dentry, &cng_attr_dentry_ops);
+		return d_splice_alias(inode, dentry);
+	}
+	res = d_splice_alias(inode, dentry);
+	if (!IS_ERR(res))
+		cng_dentry_recheck(res ?: dentry, node);
+	cng_node_put(node);
+	return res;
 }
 
 static int cng_dir_make(struct inode *dir, struct dentry *dentry)
@@ -528,7 +588,12 @@ static int cng_dir_make(struct inode *dir, struct dentry *dentry)
 		goto out_put_item_owner;
 	}
 	cng_inode_bind_new(inode, node);
-	d_instantiate(dentry, inode);
+	mutex_lock(&cng_tree_mutex);
+	cng_inode_nlink_locked(inode);
+	cng_inode_nlink_locked(dir);
+	mutex_unlock(&cng_tree_mutex);
+	cng_dentry_add(dentry, inode);
+	cng_dentry_recheck(dentry, node);
 	cng_node_put(node);
 	cng_node_put_active(parent);
 	return 0;
@@ -586,21 +651,14 @@ static int cng_dir_rmdir(struct inode *dir, struct dentry *dentry)
 	if (parent->item->ci_type)
 		ret = cng_remove_dir(node);
 	cng_node_put_active(parent);
-	if (!ret)
-		clear_nlink(d_inode(dentry));
-	return ret;
-}
-
-static int cng_dir_getattr(struct mnt_idmap *idmap,
-			   const struct path *path, struct kstat *stat,
-			   u32 request_mask, unsigned int query_flags)
-{
-	struct cng_node *node = CNG_I(d_inode(path->dentry))->node;
-
-	/* A removed directory has no link left: cng_inode_getattr(). */
-	cng_inode_getattr(idmap, path, stat, request_mask, query_flags);
-	if (!cng_node_gone(node))
-		stat->nlink = 2 + READ_ONCE(node->nr_subdirs);
+	if (ret)
+		return ret;
+	clear_nlink(d_inode(dentry));
+	mutex_lock(&cng_tree_mutex);
+	cng_inode_nlink_locked(dir);
+	mutex_unlock(&cng_tree_mutex);
+	/* Not kept negative: the kernel side may register the name again. */
+	d_drop(dentry);
 	return 0;
 }
 
@@ -612,7 +670,6 @@ const struct inode_operations cng_dir_inode_ops = {
 	.symlink	= cng_symlink,
 	.unlink		= cng_unlink,
 	.setattr	= cng_inode_setattr,
-	.getattr	= cng_dir_getattr,
 	.update_time	= cng_inode_update_time,
 };
 
@@ -620,7 +677,6 @@ const struct inode_operations cng_dir_inode_ops = {
 const struct inode_operations cng_root_inode_ops = {
 	.lookup		= cng_dir_lookup,
 	.setattr	= cng_inode_setattr,
-	.getattr	= cng_dir_getattr,
 	.update_time	= cng_inode_update_time,
 };
 

@@ -52,6 +52,38 @@ static void cng_inode_set_defaults(struct inode *inode, struct cng_node *node,
 	inode_set_ctime_to_ts(inode, btime);
 }
 
+/**
+ * cng_inode_nlink_locked() - a directory inode's link count, from its node
+ * @inode: the inode of a directory or of the root
+ *
+ * Two, and one more for each subdirectory; none once the directory is
+ * gone. The count lives in the inode so that stat() reads no node (a
+ * page of its own, for every directory stat'ed): each change of either
+ * is followed by this call on the inode, if it is cached. Every writer
+ * holds the tree mutex and writes what the node says then, so the last
+ * one leaves the current count.
+ *
+ * Context: cng_tree_mutex held.
+ */
+void cng_inode_nlink_locked(struct inode *inode)
+{
+	struct cng_node *node = CNG_I(inode)->node;
+
+	lockdep_assert_held(&cng_tree_mutex);
+	if (cng_node_gone(node))
+		clear_nlink(inode);
+	else
+		set_nlink(inode, 2 + node->nr_subdirs);
+}
+
+/* The cached inode of a directory node, counted, or NULL. */
+static struct inode *cng_dir_inode_find(struct super_block *sb,
+					struct cng_node *dir)
+{
+	return ilookup(sb, dir->type == CNG_NODE_ROOT ? 1 :
+		       cng_node_ino(dir, 0));
+}
+
 /* Mode, owner and times saved in the node, or the defaults. */
 static void cng_inode_set_saved(struct inode *inode, struct cng_node *node,
 				unsigned int kind, unsigned int slot,
@@ -71,6 +103,8 @@ static void cng_inode_set_saved(struct inode *inode, struct cng_node *node,
 	} else {
 		cng_inode_set_defaults(inode, node, kind, attr);
 	}
+	if (kind == CNG_FILE_DIR)
+		cng_inode_nlink_locked(inode);
 	mutex_unlock(&cng_tree_mutex);
 }
 
@@ -198,7 +232,8 @@ void cng_inode_bind_new(struct inode *inode, struct cng_node *node)
  * lookup or creation in it, and getcwd() calls it deleted), and its
  * dentries, and a link's, leave the dcache and may no longer be mounted
  * on. Nodes whose inode is not cached have nothing to tell. Attribute
- * inodes report no link from getattr once their item is gone.
+ * inodes report no link from getattr once their item is gone. A
+ * directory's parent, if cached, counts one link less.
  *
  * Context: process; sleeps; no lock of ours held. @sb is held active.
  */
@@ -226,9 +261,17 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 			dentry = is_dir ? NULL : d_find_alias(inode);
 		}
 	}
-	if (notify)
-		dir = ilookup(sb, node->parent->type == CNG_NODE_ROOT ? 1 :
-			      cng_node_ino(node->parent, 0));
+	if (notify || is_dir)
+		dir = cng_dir_inode_find(sb, node->parent);
+	if (dir && is_dir) {
+		mutex_lock(&cng_tree_mutex);
+		cng_inode_nlink_locked(dir);
+		mutex_unlock(&cng_tree_mutex);
+	}
+	if (!notify) {
+		iput(dir);
+		dir = NULL;
+	}
 	/* An event names the inode that went: build it if it was not cached. */
 	if (dir && !inode) {
 		inode = cng_inode_get(sb, node, is_dir ? CNG_FILE_DIR :
@@ -252,7 +295,8 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
  * @node: a directory just registered, LIVE, counted by the caller
  *
  * The VFS tells watchers of what mkdir makes; a group or subsystem the
- * kernel registers gets the same IN_CREATE in its parent directory.
+ * kernel registers gets the same IN_CREATE in its parent directory,
+ * whose inode, if cached, counts one link more.
  *
  * Context: process; sleeps; no lock of ours held.
  */
@@ -264,10 +308,10 @@ void cng_inode_created(struct cng_node *node)
 	struct qstr name;
 
 	if (sb)
-		dir = ilookup(sb, node->parent->type == CNG_NODE_ROOT ? 1 :
-			      cng_node_ino(node->parent, 0));
+		dir = cng_dir_inode_find(sb, node->parent);
 	if (dir) {
 		mutex_lock(&cng_tree_mutex);
+		cng_inode_nlink_locked(dir);
 		if (cng_node_visible(node))
 			copy = kstrdup(node->name, GFP_KERNEL);
 		mutex_unlock(&cng_tree_mutex);

@@ -195,9 +195,9 @@ struct cng_node_ext {
  * @flags: CNG_NODE_*; constant once LIVE but for CNG_NODE_DOOMED (tree
  *	   mutex)
  * @own_name: @name is the node's own copy, freed with it; tree mutex
- * @nr_subdirs: visible child directories, for i_nlink; written under the
- *		tree mutex, read locklessly by getattr (a snapshot, as any
- *		stat is)
+ * @nr_subdirs: visible child directories; tree mutex. The directory's
+ *		cached inode keeps 2 + @nr_subdirs in i_nlink, set under the
+ *		mutex after each change (cng_inode_nlink_locked())
  * @nr_user: user-made children (directories and links) not yet
  *	     UNLINKED; tree mutex
  * @id: inode number base, unique among nodes not yet freed; constant
@@ -232,7 +232,8 @@ struct cng_node_ext {
  *	  touches only its @error there
  * @rcu: for freeing, after the last reference, when @children is empty
  *	 and unreachable (no reference left to read it by); readers under
- *	 RCU alone (the name table, d_revalidate) never read @children
+ *	 RCU alone (the name table, an attribute's d_revalidate) never
+ *	 read @children
  * @dep_map: lockdep's view of the active references; empty without
  *	     CONFIG_LOCKDEP
  */
@@ -406,6 +407,7 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 			    const void *attr);
 struct inode *cng_inode_new(struct super_block *sb);
 void cng_inode_bind_new(struct inode *inode, struct cng_node *node);
+void cng_inode_nlink_locked(struct inode *inode);
 void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 		      bool notify);
 void cng_inode_created(struct cng_node *node);
@@ -424,7 +426,9 @@ void cng_inode_exit(void);
 extern const struct inode_operations cng_dir_inode_ops;
 extern const struct inode_operations cng_root_inode_ops;
 extern const struct file_operations cng_dir_file_ops;
-extern const struct dentry_operations cng_dentry_ops;
+
+void cng_dentry_recheck(struct dentry *dentry, struct cng_node *node);
+void cng_dentry_add(struct dentry *dentry, struct inode *inode);
 
 void cng_link_group(struct config_group *parent_group,
 		    struct config_group *group);

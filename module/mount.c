@@ -91,7 +91,6 @@ static int cng_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_blocksize_bits = PAGE_SHIFT;
 	sb->s_magic = CNG_MAGIC;
 	sb->s_op = &cng_sb_ops;
-	sb->s_d_op = &cng_dentry_ops;
 	sb->s_xattr = cng_xattr_handlers;
 	sb->s_time_gran = 1;
 

@@ -41,10 +41,10 @@ DEFINE_MUTEX(cng_subsys_mutex);
 
 /*
  * Bumped each time a node leaves the namespace (turns UNLINKED), after
- * its state is written: a dentry validated at the current generation
- * needs no look at its node (cng_d_revalidate()). Starts at 1 so that a
- * new dentry (d_fsdata 0) is checked once. Written under cng_tree_mutex,
- * read locklessly.
+ * its state is written: an attribute's dentry validated at the current
+ * generation needs no look at its node (cng_attr_d_revalidate()). Starts
+ * at 1 so that a new dentry (d_fsdata 0) is checked once. Written under
+ * cng_tree_mutex, read locklessly.
  */
 unsigned long cng_gone_gen = 1;
 

@@ -124,7 +124,8 @@ static int cng_link_create(struct cng_node *parent, struct cng_node *target,
 	target_ext->links++;
 	cng_node_activate_locked(link);
 	mutex_unlock(&cng_tree_mutex);
-	d_instantiate(dentry, inode);
+	cng_dentry_add(dentry, inode);
+	cng_dentry_recheck(dentry, link);
 	return 0;
 }
 
@@ -253,9 +254,12 @@ int cng_unlink(struct inode *dir, struct dentry *dentry)
 		return -ENOENT;
 	ret = cng_remove_link(link);
 	cng_node_put_active(parent);
-	if (!ret)
-		clear_nlink(inode);
-	return ret;
+	if (ret)
+		return ret;
+	clear_nlink(inode);
+	/* Not kept negative: the name is free for the kernel side too. */
+	d_drop(dentry);
+	return 0;
 }
 
 const struct inode_operations cng_link_inode_ops = {

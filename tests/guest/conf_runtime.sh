@@ -42,11 +42,26 @@ cwd_in_unregistered() {
 	)
 }
 
-ktap_plan 20
+# links NAME: the link count stat() gives NAME.
+links() {
+	stat -c %h "$1"
+}
 
+ktap_plan 28
+
+root_links=$(links "$CFS")
 cng_load
+check "registered_subsystem_counts_in_root_links" \
+	test "$(links "$CFS")" -eq $((root_links + 1))
 base=$(live)
+group_links=$(links "$T")
+check "lookup_before_register_finds_nothing" test ! -e "$T/rt1"
 check "register_group_succeeds" sys_is "OK 12" write "$T/ctl" "register rt1"
+check "registered_group_found_after_a_failed_lookup" test -d "$T/rt1"
+check "registered_group_counts_in_parent_links" \
+	test "$(links "$T")" -eq $((group_links + 1))
+check "registered_group_links_count_its_default_group" \
+	test "$(links "$T/rt1")" -eq 3
 check "registered_group_appears_with_default_group" test -d "$T/rt1/inner"
 check "registered_group_attrs_work" sh -c "echo hi > $T/rt1/data &&
 	[ \"\$(cat $T/rt1/data)\" = hi ] && [ \"\$(cat $T/rt1/name)\" = rt1 ]"
@@ -62,6 +77,8 @@ check "mkdir_in_registered_group_without_make_op_fails_eperm" \
 clear_events
 ctl unregister rt1
 check "unregister_group_removes_it" test ! -e "$T/rt1"
+check "unregistered_group_leaves_parent_links" \
+	test "$(links "$T")" -eq "$group_links"
 check "unregister_then_release_drops_default_groups" \
 	events_are "release rt1" "release rt1/inner"
 run mkdir "$T/n1"
@@ -69,6 +86,9 @@ check "register_over_user_group_fails_eexist" sys_is EEXIST write "$T/ctl" \
 	"register n1"
 check "user_group_intact_after_clash" test -d "$T/n1/sub/deep"
 run rmdir "$T/n1"
+ctl register n1
+check "register_of_a_name_just_removed_by_rmdir_appears" test -d "$T/n1/inner"
+ctl unregister n1
 check "register_default_group_succeeds" sys_is "OK 20" write "$T/ctl" \
 	"register_default rd1"
 check "default_group_registered_appears" test "$(cat "$T/rd1/name")" = rd1
@@ -83,4 +103,6 @@ check "name_reusable_after_unregister" test -d "$T/rt1/inner"
 ctl unregister rt1
 check "every_object_released" test "$(live)" = "$base"
 cng_unload
+check "unregistered_subsystem_leaves_root_links" \
+	test "$(links "$CFS")" -eq "$root_links"
 ktap_done

@@ -86,7 +86,7 @@ listing_is() {
 	}
 }
 
-ktap_plan 47
+ktap_plan 48
 
 run insmod "$CC_KO"
 
@@ -144,6 +144,9 @@ check "commit_succeeds" sys_is OK rename "$D/pending/d" "$D/live/d"
 check "committed_item_is_in_live_only" \
 	sh -c "[ -d '$D/live/d/opts' ] && ! [ -e '$D/pending/d' ] &&
 	       [ \"\$(ls '$D/pending')\" = '' ] && [ \"\$(ls '$D/live')\" = d ]"
+check "commit_moves_a_link_from_pending_to_live" \
+	sh -c "[ \$(stat -c %h '$D/pending') = 2 ] &&
+	       [ \$(stat -c %h '$D/live') = 3 ]"
 check "client_saw_the_commit" stat_is "commits 1"
 check "state_reads_live" expect "$D/live/d/state" live
 check "link_text_names_live" \
