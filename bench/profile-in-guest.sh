@@ -99,6 +99,7 @@ for sys in $PROFILE_SYSTEMS; do
 		;;
 	*)
 		load "$sys" && profile "$sys" $CFS/cng_bench/items || ok=0
+		# shellcheck disable=SC2011 # the names are i<n>
 		(cd $CFS/cng_bench/items && ls | xargs rmdir)
 		;;
 	esac

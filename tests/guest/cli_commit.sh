@@ -26,6 +26,7 @@ if on_stock; then
 	exit 4
 fi
 
+# shellcheck disable=SC2034 # read by tree_left_as_found's eval
 before=$(cfs_snapshot)
 cc_cleanup() {
 	set +e

@@ -19,6 +19,7 @@ before=$(cfs_snapshot)
 trap 'lio_cleanup || echo "# cleanup could not undo everything"' EXIT
 
 # Set after enable, as targetcli does (clients/lio.sh).
+# shellcheck disable=SC2034 # read by lio_build in clients/lio.sh
 LIO_ATTRIBS="block_size=4096 queue_depth=64"
 
 CTL=target/core/fileio_0/cng_disk/control

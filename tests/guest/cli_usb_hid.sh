@@ -17,6 +17,7 @@ set -eu
 . ./clients/common.sh
 . ./cli_lib.sh
 
+# shellcheck disable=SC2034 # read by tree_left_as_found's eval
 before=$(cfs_snapshot)
 HID=usb_gadget/cnghid
 H=$CFS/$HID

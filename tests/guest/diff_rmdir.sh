@@ -20,7 +20,7 @@ set -eu
 . ./diff_lib.sh
 
 TMP=/tmp/diff_rmdir
-MK= RM=
+MK='' RM=''
 
 cleanup() {
 	set +e
@@ -76,7 +76,7 @@ race_mkdir_rmdir() {
 	exec 4>&-
 	wait $MK
 	wait $RM
-	MK= RM=
+	MK='' RM=''
 	[ $slept = 0 ] || return 1
 	echo "# mkdir: $(cat "$TMP/mkdir"), rmdir: $(cat "$TMP/rmdir")"
 }

@@ -55,6 +55,7 @@ cc_ctl() {
 # stat_is WHAT: a line of cng_commit's stats, "commits 1" and so on.
 stat_is() {
 	grep -qx "$1" "$C/stats" || {
+		# shellcheck disable=SC2046 # its lines joined into one
 		echo "# stats:" $(cat "$C/stats")
 		return 1
 	}

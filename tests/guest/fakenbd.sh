@@ -277,7 +277,7 @@ server_killed_under_io_fails_with_eio() {
 				2>/dev/null &&
 		      dd if=/dev/zero of=/dev/$d bs=1M count=64 oflag=direct \
 				2>/dev/null; do :; done
-		echo done > $D/io.done
+		echo 'done' > $D/io.done
 	) &
 	sleep 2
 	run killall -9 nbd-server

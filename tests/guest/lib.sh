@@ -17,6 +17,7 @@
 # even inside the functions CMD calls: a helper of several steps chains
 # them (STEP || return 1, or &&), or a failing step is ignored and only
 # the last one counts.
+# shellcheck disable=SC2034 # for the tests that source this file
 CFS=/sys/kernel/config
 ktap_n=0
 ktap_failed=0

@@ -123,6 +123,7 @@ same_data() {
 # critical NAME CMD...: a `check` (from ../lib.sh) that the rest of the
 # test depends on; when it fails, bail out (the EXIT trap cleans up).
 critical() {
+	# shellcheck disable=SC2154 # ktap_failed is ../lib.sh's
 	crit_failed=$ktap_failed
 	check "$@"
 	[ "$ktap_failed" -eq "$crit_failed" ] && return 0
