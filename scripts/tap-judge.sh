@@ -38,7 +38,8 @@ load() {
 			e=$((e + 1))
 			kinds[e]=${line%% *}
 			tests[e]=${line#* }
-			ons[e]= reports[e]= involves[e]= traces[e]=1 whys[e]=
+			ons[e]='' reports[e]='' involves[e]=''
+			traces[e]=1 whys[e]=''
 			continue
 			;;
 		[[:space:]]*) ;;
@@ -71,15 +72,15 @@ entry() {
 
 # The running test's lines: all of them, the marked ones, its failing
 # cases and its first case skipped in a way no list allows.
-body= marked= failing=0 badskip=
+body='' marked='' failing=0 badskip=''
 
 reset() {
-	body= marked= failing=0 badskip=
+	body='' marked='' failing=0 badskip=''
 }
 
 # is_xfail E REASON: the test's failure is exactly the one entry E says.
 is_xfail() {
-	local e=$1 line re seen= stacks=0
+	local e=$1 line re seen='' stacks=0
 	[ "$2" = "kernel log reports a bug" ] || return 1
 	[ "$failing" -eq 0 ] || return 1
 	while IFS= read -r line; do

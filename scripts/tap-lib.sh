@@ -31,6 +31,7 @@
 #
 # Only top-level lines count: indented ones are subtests, comments are
 # comments. A failing result with "# TODO" is an expected failure.
+# shellcheck shell=bash
 
 tap_stream() {
 	local name=$1 status

@@ -24,7 +24,7 @@
 # test passed.
 set -u
 
-kernel= initrd= list= configfs=ours out= append= label=
+kernel='' initrd='' list='' configfs=ours out='' append='' label=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
