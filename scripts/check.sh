@@ -7,9 +7,10 @@
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
 # with "kernel", the second kernel alone (scripts/check-kernel.sh).
 #
-# Steps: static checks (W=1 build, sparse, checkpatch, ABI), host tests,
-# the guest suite once per module named in $CONFIGFS ("ours", "stock"),
-# the second kernel's build, ABI and suites (scripts/check-kernel.sh),
+# Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
+# host tests, the guest suite once per module named in $CONFIGFS
+# ("ours", "stock"), the second kernel's build, ABI and suites
+# (scripts/check-kernel.sh),
 # 300 seeds of the differential fuzzer (ours against stock, one boot)
 # and 20 concurrent seeds of 4 processes,
 # one round of the benchmark's quick set, the demo of `make run`, the
@@ -111,6 +112,45 @@ lint_checkpatch() {
 		${spelling:+--codespell --codespellfile "$spelling"} -f)
 }
 
+# The tree's shell scripts, by name or by shebang: of the tracked files,
+# or outside a checkout of every file but build/'s.
+lint_shell_scripts() {
+	local f
+	{ git -C "$TOP" ls-files 2>/dev/null ||
+	  (cd "$TOP" && find . -path ./build -prune -o -type f -print |
+		sed 's|^\./||'); } |
+	while IFS= read -r f; do
+		[ -f "$TOP/$f" ] || continue	# deleted, not yet committed
+		case $f in
+		*.sh)	echo "$f" ;;
+		*)	head -n 1 "$TOP/$f" 2>/dev/null |
+				grep -qE '^#! *(/usr)?/bin/(env +)?(ba|da)?sh\b' &&
+				echo "$f" ;;
+		esac
+	done
+}
+
+# Every shell script through shellcheck, at warning level. The guest's
+# (tests/guest, bench) run under busybox's ash, whose dialect is dash's
+# (local included); the others under their shebang's shell. A warning
+# that must stay is disabled on its line, with the reason.
+lint_shellcheck() {
+	local f rc=0
+	local -a guest=() host=()
+	command -v shellcheck > /dev/null ||
+		{ echo "shellcheck: not installed (scripts/prereqs.sh)"; return 1; }
+	while IFS= read -r f; do
+		case $f in
+		tests/guest/*|bench/*)	guest+=("$f") ;;
+		*)			host+=("$f") ;;
+		esac
+	done < <(lint_shell_scripts)
+	(cd "$TOP" && shellcheck -S warning -f gcc -s dash "${guest[@]}") ||
+		rc=1
+	(cd "$TOP" && shellcheck -S warning -f gcc "${host[@]}") || rc=1
+	return $rc
+}
+
 lint_abi() {
 	"$TOP/scripts/abi-check.sh"
 }
@@ -139,6 +179,7 @@ lint_steps() {
 	step lint_module_builds_with_w1_werror lint_build
 	step lint_sparse_reports_nothing lint_sparse
 	step lint_checkpatch_strict_reports_nothing lint_checkpatch
+	step lint_shellcheck_reports_nothing lint_shellcheck
 	if [ -x "$TOP/scripts/abi-check.sh" ]; then
 		step lint_exports_and_crcs_match_stock lint_abi
 	fi
@@ -219,6 +260,7 @@ second_kernel() {
 # 19-hostile (which the Debian kernel's suites run on both modules), to
 # stay within its time budget; make check-debug runs them all on every
 # module of CONFIGFS.
+# shellcheck disable=SC2120 # make check gives its module, through timed
 debug_suites() {
 	local lists="10-conformance 12-better 13-differences 15-module
 		16-faults 17-extensions 17-helpers
