@@ -247,11 +247,7 @@ int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 	cng_call_begin(&call);
 	ret = cng_commit_move(ci->node, from, to);
 	cng_call_end(&call, ret);
-	if (!ret) {
-		mutex_lock(&cng_tree_mutex);
-		cng_inode_nlink_locked(old_dir);
-		cng_inode_nlink_locked(new_dir);
-		mutex_unlock(&cng_tree_mutex);
-	}
+	if (!ret)
+		cng_inode_nlink_update(old_dir, new_dir);
 	return ret;
 }

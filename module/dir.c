@@ -588,10 +588,7 @@ static int cng_dir_make(struct inode *dir, struct dentry *dentry)
 		goto out_put_item_owner;
 	}
 	cng_inode_bind_new(inode, node);
-	mutex_lock(&cng_tree_mutex);
-	cng_inode_nlink_locked(inode);
-	cng_inode_nlink_locked(dir);
-	mutex_unlock(&cng_tree_mutex);
+	cng_inode_nlink_update(inode, dir);
 	cng_dentry_add(dentry, inode);
 	cng_dentry_recheck(dentry, node);
 	cng_node_put(node);
@@ -653,10 +650,7 @@ static int cng_dir_rmdir(struct inode *dir, struct dentry *dentry)
 	cng_node_put_active(parent);
 	if (ret)
 		return ret;
-	clear_nlink(d_inode(dentry));
-	mutex_lock(&cng_tree_mutex);
-	cng_inode_nlink_locked(dir);
-	mutex_unlock(&cng_tree_mutex);
+	cng_inode_nlink_update(d_inode(dentry), dir);
 	/* Not kept negative: the kernel side may register the name again. */
 	d_drop(dentry);
 	return 0;

@@ -76,6 +76,22 @@ void cng_inode_nlink_locked(struct inode *inode)
 		set_nlink(inode, 2 + node->nr_subdirs);
 }
 
+/**
+ * cng_inode_nlink_update() - cng_inode_nlink_locked() on one or two inodes
+ * @inode: a directory's inode
+ * @other: another, or NULL
+ *
+ * Context: process; takes cng_tree_mutex.
+ */
+void cng_inode_nlink_update(struct inode *inode, struct inode *other)
+{
+	mutex_lock(&cng_tree_mutex);
+	cng_inode_nlink_locked(inode);
+	if (other)
+		cng_inode_nlink_locked(other);
+	mutex_unlock(&cng_tree_mutex);
+}
+
 /* The cached inode of a directory node, counted, or NULL. */
 static struct inode *cng_dir_inode_find(struct super_block *sb,
 					struct cng_node *dir)
@@ -263,11 +279,8 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 	}
 	if (notify || is_dir)
 		dir = cng_dir_inode_find(sb, node->parent);
-	if (dir && is_dir) {
-		mutex_lock(&cng_tree_mutex);
-		cng_inode_nlink_locked(dir);
-		mutex_unlock(&cng_tree_mutex);
-	}
+	if (dir && is_dir)
+		cng_inode_nlink_update(dir, NULL);
 	if (!notify) {
 		iput(dir);
 		dir = NULL;

@@ -408,6 +408,7 @@ struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,
 struct inode *cng_inode_new(struct super_block *sb);
 void cng_inode_bind_new(struct inode *inode, struct cng_node *node);
 void cng_inode_nlink_locked(struct inode *inode);
+void cng_inode_nlink_update(struct inode *inode, struct inode *other);
 void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 		      bool notify);
 void cng_inode_created(struct cng_node *node);

@@ -90,25 +90,25 @@ static bool listed_once(const int *seen, int other)
 	return ok;
 }
 
-static bool batch_allocation_failed(void)
+/* A listing in @size-byte calls: every child once, fail-nth left @left. */
+static bool listing_leaves(size_t size, int left)
 {
 	int seen[NR_ITEMS] = { 0 }, other = 0;
-	int left = list_armed(32768, seen, &other);
 
-	/* The batch is this listing's only allocation: it was failed. */
-	EXPECT(left == 0);
+	EXPECT(list_armed(size, seen, &other) == left);
 	EXPECT(listed_once(seen, other));
 	return true;
 }
 
+/* The batch is a large listing's only allocation: it is the one failed. */
+static bool batch_allocation_failed(void)
+{
+	return listing_leaves(32768, 0);
+}
+
 static bool small_getdents_allocate_nothing(void)
 {
-	int seen[NR_ITEMS] = { 0 }, other = 0;
-	int left = list_armed(64, seen, &other);
-
-	EXPECT(left == 1);
-	EXPECT(listed_once(seen, other));
-	return true;
+	return listing_leaves(64, 1);
 }
 
 static const struct tcase cases[] = {
