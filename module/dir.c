@@ -130,13 +130,21 @@ void cng_dir_cursors_leave_locked(struct cng_node *node)
 			cng_dir_cursor_set_end_locked(cur, prev);
 }
 
-/*
- * The attribute of @dir's item in slot @want (1-based: text attributes,
- * then binary), hidden or not, or the one named @name that the item does
- * not hide. Sets *attr and *kind and returns the slot, or 0. The caller
- * keeps the item alive.
+/**
+ * cng_attr_find() - an attribute of a directory's item, by name or slot
+ * @dir: the directory
+ * @name: the attribute's name, or NULL to find it by @want
+ * @want: the slot (1-based: text attributes, then binary), or 0
+ * @attr: set to the attribute's descriptor
+ * @kind: set to CNG_FILE_ATTR or CNG_FILE_BIN_ATTR
+ *
+ * By slot, the attribute whether the item hides it or not; by name, only
+ * one the item does not hide.
+ *
+ * Context: the caller keeps @dir's item alive (an active reference).
+ * Return: the slot, or 0 when there is no such attribute.
  */
-static unsigned int cng_attr_find(const struct cng_node *dir,
+unsigned int cng_attr_find(const struct cng_node *dir,
 				  const char *name, unsigned int want,
 				  const void **attr, unsigned int *kind)
 {

@@ -19,8 +19,15 @@
 
 #include "internal.h"
 
-/* A text attribute's size limit: stock's, whatever the page size. */
+/*
+ * A text attribute's size limit: stock's, whatever the page size. Its
+ * buffer is a whole page all the same, since clients format with
+ * scnprintf(page, PAGE_SIZE, ...): on a 64K-page kernel a show may write
+ * up to 64K, which then fails with -EIO, as on stock, instead of
+ * overrunning a 4K buffer.
+ */
 #define CNG_ATTR_SIZE	4096
+#define CNG_ATTR_BUF	PAGE_SIZE
 
 /**
  * struct cng_buffer - the state of one open attribute file
@@ -29,7 +36,7 @@
  * @attr: a text attribute
  * @bin_attr: a binary attribute
  * @owner: the attribute's module, pinned while the file is open
- * @page: a text attribute's buffer of CNG_ATTR_SIZE bytes (stock's page):
+ * @page: a text attribute's buffer of CNG_ATTR_BUF bytes (stock's page):
  *	  the show output or the store input; from kmalloc, whose per-CPU
  *	  lists are cheaper than the page allocator for one-shot opens
  * @count: bytes of show output in @page
@@ -69,7 +76,7 @@ static int cng_attr_fill_read(struct cng_buffer *buffer, struct file *file)
 	ssize_t count;
 
 	if (!buffer->page)
-		buffer->page = kzalloc(CNG_ATTR_SIZE, GFP_KERNEL);
+		buffer->page = kzalloc(CNG_ATTR_BUF, GFP_KERNEL);
 	if (!buffer->page)
 		return -ENOMEM;
 
@@ -127,7 +134,7 @@ static ssize_t cng_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 
 	mutex_lock(&buffer->mutex);
 	if (!buffer->page)
-		buffer->page = kmalloc(CNG_ATTR_SIZE, GFP_KERNEL);
+		buffer->page = kmalloc(CNG_ATTR_BUF, GFP_KERNEL);
 	if (!buffer->page) {
 		ret = -ENOMEM;
 		goto out_unlock;
@@ -147,6 +154,7 @@ static ssize_t cng_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	call.node = buffer->node;
 	call.item = buffer->node->item;
 	call.file = buffer->attr->ca_name;
+	call.slot = CNG_I(file_inode(iocb->ki_filp))->slot;
 	call.value = buffer->page;
 	call.value_len = copied;
 	cng_call_begin(&call);

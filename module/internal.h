@@ -428,6 +428,9 @@ extern const struct inode_operations cng_dir_inode_ops;
 extern const struct inode_operations cng_root_inode_ops;
 extern const struct file_operations cng_dir_file_ops;
 
+unsigned int cng_attr_find(const struct cng_node *dir, const char *name,
+			   unsigned int want, const void **attr,
+			   unsigned int *kind);
 void cng_dentry_recheck(struct dentry *dentry, struct cng_node *node);
 void cng_dentry_add(struct dentry *dentry, struct inode *inode);
 
@@ -557,6 +560,8 @@ void cng_mount_exit(void);
  * @op: "write", "mkdir", "symlink", "commit", "uncommit"
  * @file: the attribute's name, or the new directory's or link's; "" for
  *	  a call about @node itself (a commit)
+ * @slot: the attribute's slot, for a write; else 0. Who may read the
+ *	  record's value is who may read that file (report.c)
  * @value: what the user gave (bytes written, link target), or NULL
  * @value_len: bytes of @value
  * @capture: the capture slot, or NULL; report.c's
@@ -568,6 +573,7 @@ struct cng_call {
 	const struct config_item *item;
 	const char		*op;
 	const char		*file;
+	unsigned int		slot;
 	const char		*value;
 	size_t			value_len;
 	struct cng_capture	*capture;

@@ -7,6 +7,13 @@
  * space reads it as the extended attribute "user.configfs.error" of the
  * item's directory, or of the attribute file that failed.
  *
+ * A record shows each reader only what that reader could read anyway.
+ * The value written, and the client's reason (which often quotes it),
+ * are the file's contents in effect: they follow the file's read
+ * permission, and the failing user always sees them. The kernel log's
+ * lines follow the kernel log's rule: CAP_SYSLOG, or kernel.dmesg_restrict
+ * off. Whatever is held back is replaced by a line that says so.
+ *
  * A call is watched from cng_call_begin() to cng_call_end(). While a
  * task is inside one it owns a capture slot: a probe on the printk
  * "console" tracepoint, which runs in the context of the printing task,
@@ -16,8 +23,11 @@
  * comparing task pointers, so no other task ever touches it.
  */
 #include <linux/configfs.h>
+#include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -25,6 +35,7 @@
 #include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
@@ -40,9 +51,14 @@
 #define CNG_CAPTURES		32
 #define CNG_CAPTURE_SIZE	512
 
-/* Longest reason a client can give, and longest value quoted. */
-#define CNG_REASON_MAX		PAGE_SIZE
+/*
+ * Longest reason a client can give, and longest value quoted: whatever
+ * the page size, so that a record stays well within XATTR_SIZE_MAX (a
+ * record is at most CNG_RECORD_MAX, cng_error_build()).
+ */
+#define CNG_REASON_MAX		4096
 #define CNG_VALUE_MAX		64
+#define CNG_RECORD_MAX		XATTR_SIZE_MAX
 
 /**
  * struct cng_capture - one task's watched call
@@ -80,10 +96,19 @@ static const char cng_reason_lost[] = "(not kept: out of memory)";
  * struct cng_error - the last failure on an item
  * @rcu: for freeing after readers
  * @seq: its number, from cng_errors_made
+ * @uid: the failing task's fsuid, who always reads the value and reason
+ * @slot: the attribute written, or 0: a reader of the directory's record
+ *	  sees the value and reason only if it may read that file
+ * @value_at: offset in @text of the quoted value, " 'maybe'"
+ * @value_len: its bytes; 0 for a call without a value
+ * @reason_at: offset of the first "reason: " line, or @log_at
+ * @log_at: offset of the first "log: " line, or @len
+ * @log_lines: how many "log: " lines there are
  * @file_len: length of the file's name, which is stored at @text + @file
  * @file: offset of the file's name in @text
  * @len: bytes of @text, without its NUL
- * @text: the record as user space reads it, then the file's name
+ * @text: the record in full, as its most privileged reader reads it,
+ *	  then the file's name
  *
  * Published in the node's extension with xchg(), read under RCU, freed
  * with kfree_rcu() or with the node.
@@ -91,6 +116,13 @@ static const char cng_reason_lost[] = "(not kept: out of memory)";
 struct cng_error {
 	struct rcu_head	rcu;
 	u64		seq;
+	kuid_t		uid;
+	unsigned int	slot;
+	unsigned int	value_at;
+	unsigned int	value_len;
+	unsigned int	reason_at;
+	unsigned int	log_at;
+	unsigned int	log_lines;
 	unsigned int	file_len;
 	unsigned int	file;
 	unsigned int	len;
@@ -243,35 +275,54 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 			  call->value_len);
 		strcat(value, "'");
 	}
+	/* A name this long is no attribute's: keep the record bounded. */
+	file_len = min_t(size_t, file_len, PATH_MAX);
 	/* The first line, then each line of reason and log with its tag. */
 	size = 96 + 2 * file_len + strlen(value) +
 	       reason_len + cng_lines(reason, reason_len) * sizeof("reason: ") +
 	       sizeof("reason: ") + sizeof(cng_reason_lost) +
 	       log_len + cng_lines(log, log_len) * sizeof("log: ");
+	/*
+	 * At most 4 KiB of one-byte reason lines and 512 bytes of log: 52 KiB.
+	 * A reader's view replaces parts with a line each, adding at most 192.
+	 */
+	BUILD_BUG_ON(96 + 2 * PATH_MAX + 4 * CNG_VALUE_MAX + 8 +
+		     CNG_REASON_MAX * (1 + sizeof("reason: ")) + 2 * 64 +
+		     CNG_CAPTURE_SIZE * (1 + sizeof("log: ")) + 3 * 64 >
+		     CNG_RECORD_MAX);
 	error = kmalloc(struct_size(error, text, size), GFP_KERNEL);
 	if (!error)
 		return NULL;
+	error->uid = current_fsuid();
+	error->slot = call->slot;
 	time64_to_tm(ktime_get_real_seconds(), 0, &tm);
 	pos = sprintf(error->text,
-		      "%04ld-%02d-%02dT%02d:%02d:%02dZ uid=%u pid=%d %s%s%s%s",
+		      "%04ld-%02d-%02dT%02d:%02d:%02dZ uid=%u pid=%d %s%s%.*s",
 		      tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		      tm.tm_min, tm.tm_sec,
-		      from_kuid_munged(&init_user_ns, current_fsuid()),
+		      from_kuid_munged(&init_user_ns, error->uid),
 		      task_tgid_vnr(current), call->op, file_len ? " " : "",
-		      call->file, value);
+		      (int)file_len, call->file);
+	error->value_at = pos;
+	pos += sprintf(error->text + pos, "%s", value);
+	error->value_len = pos - error->value_at;
 	/* A reason given outside a call has no errno. */
 	if (err)
 		pos += sprintf(error->text + pos, ": %pe", ERR_PTR(err));
 	error->text[pos++] = '\n';
+	error->reason_at = pos;
 	pos = cng_append_lines(error->text, pos, "reason", reason, reason_len);
 	if (reason_lost)
 		pos += sprintf(error->text + pos, "reason: %s\n",
 			       cng_reason_lost);
+	error->log_at = pos;
+	error->log_lines = log_len ? cng_lines(log, log_len) : 0;
 	pos = cng_append_lines(error->text, pos, "log", log, log_len);
 	error->len = pos;
 	error->file = pos + 1;
 	error->file_len = file_len;
-	memcpy(error->text + error->file, call->file, file_len + 1);
+	memcpy(error->text + error->file, call->file, file_len);
+	error->text[error->file + file_len] = 0;
 	error->seq = atomic64_inc_return(&cng_errors_made);
 	return error;
 }
@@ -465,13 +516,14 @@ static __printf(2, 0) int cng_capture_reason(struct cng_capture *cap, const char
  * failure of the item itself (for a client that finds out later that a
  * setting does not work).
  *
- * Context: inside such a callback, any context, even atomic: then the
- * reason is lost only when memory runs out, and the record then says
- * that a reason was not kept. Elsewhere, process context
- * that may sleep.
+ * Context: inside such a callback, from the calling task, even atomic
+ * (under a spinlock, interrupts off): then the reason is lost only when
+ * memory runs out, and the record then says that a reason was not kept.
+ * An interrupt or softirq is never inside the callback it interrupted.
+ * Elsewhere, process context that may sleep.
  * Return: 0; -ENOMEM if the reason was lost; -EWOULDBLOCK when called
- * outside a callback from a context that cannot sleep; -ENOENT when
- * @item is not in configfs.
+ * outside a callback from a context that cannot sleep (an interrupt
+ * included); -ENOENT when @item is not in configfs.
  */
 int cfgng_report(struct config_item *item, const char *fmt, ...)
 {
@@ -481,7 +533,12 @@ int cfgng_report(struct config_item *item, const char *fmt, ...)
 	va_list args;
 	int ret;
 
-	if (cap && cap->call && cap->call->item == item) {
+	/*
+	 * Only the task itself may touch its slot: an interrupt that came
+	 * while the task was inside the call is not part of the call, and
+	 * could otherwise realloc the reason under the task's own report.
+	 */
+	if (in_task() && cap && cap->call && cap->call->item == item) {
 		va_start(args, fmt);
 		ret = cng_capture_reason(cap, fmt, args);
 		va_end(args);
@@ -526,43 +583,182 @@ int cfgng_report(struct config_item *item, const char *fmt, ...)
 }
 EXPORT_SYMBOL_GPL(cfgng_report);
 
-/* "user.configfs.error": the record, of a directory or of its file. */
+/*
+ * Is kernel.dmesg_restrict set? Modules cannot read the variable, so this
+ * reads the sysctl's file as init's root has it: a reader's own mount
+ * namespace could put anything at /proc/sys. Set, when it cannot be read.
+ */
+static bool cng_dmesg_restricted(void)
+{
+	struct file *file;
+	struct path root;
+	char val[4] = "";
+	loff_t pos = 0;
+	ssize_t n;
+
+	task_lock(&init_task);
+	get_fs_root(init_task.fs, &root);
+	task_unlock(&init_task);
+	file = file_open_root(&root, "proc/sys/kernel/dmesg_restrict",
+			      O_RDONLY, 0);
+	path_put(&root);
+	if (IS_ERR(file))
+		return true;
+	n = kernel_read(file, val, sizeof(val) - 1, &pos);
+	fput(file);
+	return n < 1 || val[0] != '0';
+}
+
+/* May the current task read the kernel log, as syslog(2) decides? */
+static bool cng_may_read_log(void)
+{
+	return ns_capable_noaudit(&init_user_ns, CAP_SYSLOG) ||
+	       !cng_dmesg_restricted();
+}
+
+/*
+ * May the current task read the attribute in @slot of @dir's item? Asks
+ * the attribute's inode, as an open() would, so saved modes, owners and
+ * security modules all count. No, when the item is going away.
+ */
+static bool cng_may_read_attr(struct super_block *sb, struct cng_node *dir,
+			      unsigned int slot)
+{
+	struct inode *inode = NULL;
+	unsigned int kind;
+	const void *attr;
+	bool ret = false;
+
+	if (!cng_node_get_active(dir))
+		return false;
+	if (cng_attr_find(dir, NULL, slot, &attr, &kind))
+		inode = cng_inode_get(sb, dir, kind, slot, attr);
+	cng_node_put_active(dir);
+	if (!IS_ERR_OR_NULL(inode)) {
+		ret = !inode_permission(&nop_mnt_idmap, inode, MAY_READ);
+		iput(inode);
+	}
+	return ret;
+}
+
+/* Puts @len bytes of @src at @pos of @buf, if there is a @buf. */
+static size_t cng_put(char *buf, size_t pos, const char *src, size_t len)
+{
+	if (buf)
+		memcpy(buf + pos, src, len);
+	return pos + len;
+}
+
+static const char cng_value_hidden[] = " (value hidden)";
+static const char cng_reason_hidden[] =
+	"reason: (hidden: needs read access to the file)\n";
+
+/*
+ * @error as one reader reads it, into @buf, or only its length: with its
+ * value and reason if @content, with its log lines if @log.
+ */
+static size_t cng_error_view(const struct cng_error *error, bool content,
+			     bool log, char *buf)
+{
+	const char *text = error->text;
+	unsigned int after_value = error->value_at + error->value_len;
+	char line[64];
+	size_t pos;
+
+	pos = cng_put(buf, 0, text, error->value_at);
+	if (content)
+		pos = cng_put(buf, pos, text + error->value_at,
+			      error->value_len);
+	else if (error->value_len)
+		pos = cng_put(buf, pos, cng_value_hidden,
+			      sizeof(cng_value_hidden) - 1);
+	pos = cng_put(buf, pos, text + after_value,
+		      error->reason_at - after_value);
+	if (content)
+		pos = cng_put(buf, pos, text + error->reason_at,
+			      error->log_at - error->reason_at);
+	else if (error->log_at > error->reason_at)
+		pos = cng_put(buf, pos, cng_reason_hidden,
+			      sizeof(cng_reason_hidden) - 1);
+	if (log)
+		return cng_put(buf, pos, text + error->log_at,
+			       error->len - error->log_at);
+	if (!error->log_lines)
+		return pos;
+	return cng_put(buf, pos, line,
+		       scnprintf(line, sizeof(line),
+				 "log: (%u line%s hidden: need CAP_SYSLOG)\n",
+				 error->log_lines,
+				 error->log_lines == 1 ? "" : "s"));
+}
+
+/*
+ * "user.configfs.error": the record, of a directory or of its file. The
+ * VFS lets only those who may read the file or directory ask (user.*
+ * xattrs need MAY_READ); what of the record each may see is decided here,
+ * where sleeping is allowed, and then the record is read under RCU. If a
+ * new record replaced it meanwhile, and differs in what decides, the
+ * decision is taken again.
+ */
 static int cng_xattr_error_get(const struct xattr_handler *handler,
 			       struct dentry *unused, struct inode *inode,
 			       const char *name, void *buf, size_t size)
 {
+	bool decided = false, content = false, log = false, log_known = false;
 	struct cng_inode *ci = CNG_I(inode);
 	struct cng_node *node = ci->node;
-	const char *file = NULL;
+	unsigned int slot = 0, tries;
 	struct cng_node_ext *ext;
 	struct cng_error *error;
-	int ret = -ENODATA;
+	kuid_t uid = INVALID_UID;
+	bool need_log;
+	int ret;
 
-	if (ci->kind == CNG_FILE_ATTR || ci->kind == CNG_FILE_BIN_ATTR) {
-		if (!cng_node_get_active(node))
-			return -ENODATA;
-		file = ci->kind == CNG_FILE_ATTR ?
-			((const struct configfs_attribute *)ci->attr)->ca_name :
-			((const struct configfs_bin_attribute *)ci->attr)->cb_attr.ca_name;
-	} else if (ci->kind != CNG_FILE_DIR) {
+	/* A file's record is the one of a write to that file. */
+	if (ci->kind != CNG_FILE_DIR &&
+	    (ci->kind != CNG_FILE_ATTR || !ci->slot))
 		return -ENODATA;
-	}
 
-	rcu_read_lock();
-	ext = cng_node_ext_peek(node);
-	error = ext ? rcu_dereference(ext->error) : NULL;
-	if (!error || (file && strcmp(file, error->text + error->file)))
-		goto out_unlock;
-	ret = error->len;
-	if (size && size < error->len)
-		ret = -ERANGE;
-	else if (size)
-		memcpy(buf, error->text, error->len);
-out_unlock:
-	rcu_read_unlock();
-	if (file)
-		cng_node_put_active(node);
-	return ret;
+	for (tries = 0;; tries++) {
+		rcu_read_lock();
+		ext = cng_node_ext_peek(node);
+		error = ext ? rcu_dereference(ext->error) : NULL;
+		if (!error || (ci->kind == CNG_FILE_ATTR &&
+			       error->slot != ci->slot)) {
+			rcu_read_unlock();
+			return -ENODATA;
+		}
+		if (decided && error->slot == slot && uid_eq(error->uid, uid) &&
+		    (log_known || !error->log_lines)) {
+			ret = cng_error_view(error, content, log, NULL);
+			if (size && size < ret)
+				ret = -ERANGE;
+			else if (size)
+				cng_error_view(error, content, log, buf);
+			rcu_read_unlock();
+			return ret;
+		}
+		slot = error->slot;
+		uid = error->uid;
+		need_log = error->log_lines;
+		rcu_read_unlock();
+
+		/* A new record each time: writers fail faster than we read. */
+		if (tries == 3)
+			return -EAGAIN;
+		/*
+		 * Reading the file's own record, the reader may read the
+		 * file: the VFS asked.
+		 */
+		content = ci->kind == CNG_FILE_ATTR || !slot ||
+			  uid_eq(uid, current_fsuid()) ||
+			  cng_may_read_attr(inode->i_sb, node, slot);
+		if (need_log && !log_known) {
+			log = cng_may_read_log();
+			log_known = true;
+		}
+		decided = true;
+	}
 }
 
 static const struct xattr_handler cng_xattr_error = {

@@ -18,9 +18,12 @@
  *                       store prints a line, and a work item prints one
  *                       meanwhile from another task), "later" (a reason
  *                       given outside the callback, from a work item,
- *                       after the store succeeded)
+ *                       after the store succeeded), "irq" (a timer's
+ *                       interrupt reports on the item while the store
+ *                       runs: its reasons are refused, the store's kept)
  */
 #include <linux/configfs.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -120,6 +123,50 @@ static ssize_t cng_ext_tick_store(struct config_item *item, const char *page,
 
 CONFIGFS_ATTR_WO(cng_ext_, tick);
 
+/* A timer that reports on an item from its interrupt, every 50 us. */
+struct cng_ext_irq {
+	struct hrtimer		timer;
+	struct config_item	*item;
+	atomic_t		fired;
+	atomic_t		refused;
+};
+
+static enum hrtimer_restart cng_ext_irq_fn(struct hrtimer *timer)
+{
+	struct cng_ext_irq *irq = container_of(timer, struct cng_ext_irq,
+					       timer);
+
+	if (cfgng_report(irq->item, "from an interrupt") == -EWOULDBLOCK)
+		atomic_inc(&irq->refused);
+	atomic_inc(&irq->fired);
+	hrtimer_forward_now(timer, ns_to_ktime(50 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/* Reports while the timer fires at least 20 times (at most a second). */
+static ssize_t cng_ext_trap_irq(struct config_item *item)
+{
+	unsigned long end = jiffies + HZ;
+	struct cng_ext_irq irq = { .item = item };
+	int i = 0;
+
+	hrtimer_init_on_stack(&irq.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	irq.timer.function = cng_ext_irq_fn;
+	hrtimer_start(&irq.timer, ns_to_ktime(50 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL);
+	while (atomic_read(&irq.fired) < 20 && time_before(jiffies, end)) {
+		/* The store's own reasons, while the interrupts come. */
+		if (i++ < 8)
+			cfgng_report(item, "irq: the store's reason %d", i);
+		cpu_relax();
+	}
+	hrtimer_cancel(&irq.timer);
+	destroy_hrtimer_on_stack(&irq.timer);
+	cfgng_report(item, "irq: the timer fired %d times, %d refused",
+		     atomic_read(&irq.fired), atomic_read(&irq.refused));
+	return -EIO;
+}
+
 static void cng_ext_print_elsewhere(struct work_struct *work)
 {
 	pr_err("a line from another task\n");
@@ -165,6 +212,8 @@ static ssize_t cng_ext_trap_store(struct config_item *item, const char *page,
 		destroy_work_on_stack(&elsewhere);
 		return -EIO;
 	}
+	if (sysfs_streq(page, "irq"))
+		return cng_ext_trap_irq(item);
 	if (sysfs_streq(page, "later")) {
 		schedule_work(&ei->later);
 		return count;

@@ -11,6 +11,7 @@
 
 #include "ext_lib.h"
 
+#include <grp.h>
 #include <poll.h>
 
 #define XA	"user.configfs.error"
@@ -251,6 +252,181 @@ static bool t_removed(void)
 	return true;
 }
 
+/*
+ * The record of PATH as user UID reads it, into rec: its length, or
+ * -errno. The child sends the getxattr result, then the record.
+ */
+static ssize_t record_as(uid_t uid, const char *path)
+{
+	ssize_t n = -EIO;
+	int fd[2], st;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -errno;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+			_exit(100);
+		n = record(path);
+		if (write(fd[1], &n, sizeof(n)) != sizeof(n) ||
+		    (n > 0 && write(fd[1], rec, n) != n))
+			_exit(101);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &n, sizeof(n)) != sizeof(n))
+		n = -EIO;
+	if (n > 0 && read(fd[0], rec, n) != n)
+		n = -EIO;
+	rec[n > 0 ? n : 0] = 0;
+	close(fd[0]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		n = -EIO;
+	return n;
+}
+
+/* kernel.dmesg_restrict, set to VAL; the old value. */
+static int dmesg_restrict(int val)
+{
+	char buf[8] = "";
+	int old;
+
+	slurp("/proc/sys/kernel/dmesg_restrict", buf, sizeof(buf));
+	old = atoi(buf);
+	snprintf(buf, sizeof(buf), "%d", val);
+	put("/proc/sys/kernel/dmesg_restrict", buf);
+	return old;
+}
+
+#define NOBODY	65534
+#define HIDDEN_REASON	"\nreason: (hidden: needs read access to the file)\n"
+#define HIDDEN_LOG	"\nlog: (1 line hidden: need CAP_SYSLOG)\n"
+
+/* A 0600 file's value and reason: not for others, through the directory. */
+static bool t_hidden_0600(void)
+{
+	EXPECT(!mkdir(ITEMS "/h", 0755));
+	EXPECT(!chmod(ITEMS "/h/rw", 0600));
+	EXPECT(put(ITEMS "/h/rw", "secret") == -EINVAL);
+	EXPECT(record_as(NOBODY, ITEMS "/h") > 0);
+	EXPECT(strstr(rec, " uid=0 pid="));
+	EXPECT(strstr(rec, " write rw (value hidden): -"));
+	EXPECT(strstr(rec, HIDDEN_REASON));
+	EXPECT(!strstr(rec, "secret"));
+	printf("%s", rec);
+	/* The file's own record: the VFS lets only its readers ask. */
+	EXPECT(record_as(NOBODY, ITEMS "/h/rw") == -EACCES);
+	/* Root reads it all. */
+	EXPECT(record_has(ITEMS "/h", " write rw 'secret'",
+			  "\nreason: rw: 'secret' is not one of 0, 1\n"));
+	/* Made readable, the same record shows the value. */
+	EXPECT(!chmod(ITEMS "/h/rw", 0644));
+	EXPECT(record_as(NOBODY, ITEMS "/h") > 0 &&
+	       strstr(rec, " write rw 'secret'"));
+	EXPECT(record_as(NOBODY, ITEMS "/h/rw") > 0 &&
+	       strstr(rec, "reason: rw: 'secret'"));
+	return true;
+}
+
+/*
+ * A write-only file (trap, 0200) whose store prints a line: the value
+ * follows the file's mode, the log line the kernel log's rule.
+ */
+static bool t_hidden_write_only_and_log(void)
+{
+	int old = dmesg_restrict(1);
+
+	EXPECT(put(ITEMS "/h/trap", "log") == -EIO);
+	EXPECT(record_as(NOBODY, ITEMS "/h") > 0);
+	printf("%s", rec);
+	EXPECT(strstr(rec, " write trap (value hidden): -"));
+	EXPECT(strstr(rec, HIDDEN_LOG));
+	EXPECT(!strstr(rec, "the store's own line"));
+	/* With dmesg_restrict off, anyone may read the kernel log. */
+	dmesg_restrict(0);
+	EXPECT(record_as(NOBODY, ITEMS "/h") > 0);
+	EXPECT(strstr(rec, " write trap (value hidden): -"));
+	EXPECT(strstr(rec, "\nlog: log: the store's own line\n"));
+	/* Root has CAP_SYSLOG. */
+	dmesg_restrict(1);
+	EXPECT(record_has(ITEMS "/h", " write trap 'log'",
+			  "\nlog: log: the store's own line\n"));
+	dmesg_restrict(old);
+	return true;
+}
+
+/* Through a readable file's own xattr too, the log follows its rule. */
+static bool t_readable_file_log(void)
+{
+	int old = dmesg_restrict(1);
+
+	EXPECT(!chmod(ITEMS "/h/trap", 0644));
+	EXPECT(put(ITEMS "/h/trap", "log") == -EIO);
+	EXPECT(record_as(NOBODY, ITEMS "/h/trap") > 0);
+	printf("%s", rec);
+	EXPECT(strstr(rec, " write trap 'log': -"));
+	EXPECT(strstr(rec, HIDDEN_LOG));
+	EXPECT(!strstr(rec, "the store's own line"));
+	dmesg_restrict(0);
+	EXPECT(record_as(NOBODY, ITEMS "/h/trap") > 0);
+	EXPECT(strstr(rec, "\nlog: log: the store's own line\n"));
+	dmesg_restrict(old);
+	EXPECT(!rmdir(ITEMS "/h"));
+	return true;
+}
+
+/* The failing user reads its own value and reason, others do not. */
+static bool t_failing_user_sees_own(void)
+{
+	pid_t pid;
+	int st;
+
+	EXPECT(!mkdir(ITEMS "/o", 0755));
+	EXPECT(!sh("chown -R 1000:1000 " ITEMS "/o"));
+	EXPECT(!chmod(ITEMS "/o/rw", 0200));
+	pid = fork();
+	if (!pid) {
+		if (setgroups(0, NULL) || setgid(1000) || setuid(1000))
+			_exit(100);
+		_exit(put(ITEMS "/o/rw", "mine") == -EINVAL ? 0 : 101);
+	}
+	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == 0);
+	EXPECT(record_as(1000, ITEMS "/o") > 0);
+	EXPECT(strstr(rec, " uid=1000 ") && strstr(rec, " write rw 'mine'") &&
+	       strstr(rec, "\nreason: rw: 'mine' is not one of 0, 1\n"));
+	EXPECT(record_as(NOBODY, ITEMS "/o") > 0);
+	EXPECT(strstr(rec, " write rw (value hidden): -") &&
+	       strstr(rec, HIDDEN_REASON) && !strstr(rec, "mine"));
+	EXPECT(!rmdir(ITEMS "/o"));
+	return true;
+}
+
+/*
+ * A timer's interrupt that reports on the item while the store runs is
+ * not inside the store: its reasons are refused, and never touch the
+ * store's (which the interrupt could otherwise realloc under it).
+ */
+static bool t_interrupt_reason(void)
+{
+	int fired = -1, refused = -2;
+	const char *p;
+
+	EXPECT(put(ITEMS "/a/trap", "irq") == -EIO);
+	EXPECT(record_has(ITEMS "/a/trap",
+			  "\nreason: irq: the store's reason 1\n",
+			  "\nreason: irq: the store's reason 8\n"));
+	EXPECT(!strstr(rec, "from an interrupt"));
+	p = strstr(rec, "the timer fired ");
+	EXPECT(p && sscanf(p, "the timer fired %d times, %d refused", &fired,
+			   &refused) == 2);
+	say("timer: fired %d, refused %d", fired, refused);
+	EXPECT(fired > 0 && fired == refused);
+	return true;
+}
+
 static bool t_stock_names(void)
 {
 	/* Other user.* names, and listing, are as on stock. */
@@ -277,6 +453,13 @@ static const struct tcase cases[] = {
 	{ "reason_given_outside_a_call_becomes_the_record", t_later },
 	{ "record_goes_with_its_removed_item", t_removed },
 	{ "other_xattr_names_and_listing_as_on_stock", t_stock_names },
+	{ "value_and_reason_of_a_0600_file_hidden_from_others", t_hidden_0600 },
+	{ "write_only_value_hidden_log_lines_follow_dmesg_restrict",
+	  t_hidden_write_only_and_log },
+	{ "readable_files_own_record_log_lines_follow_dmesg_restrict",
+	  t_readable_file_log },
+	{ "failing_user_sees_own_value_and_reason", t_failing_user_sees_own },
+	{ "reason_from_an_interrupt_is_not_the_calls", t_interrupt_reason },
 };
 
 int main(void)
