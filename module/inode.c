@@ -247,7 +247,8 @@ void cng_inode_bind_new(struct inode *inode, struct cng_node *node)
  * As stock does for what it removes: a directory's inode is S_DEAD (no
  * lookup or creation in it, and getcwd() calls it deleted), and its
  * dentries, and a link's, leave the dcache and may no longer be mounted
- * on. Nodes whose inode is not cached have nothing to tell. Attribute
+ * on; the unused dentries of a directory's attributes go too, so that
+ * the directory's dentry dies now and its watchers hear IN_DELETE_SELF. Nodes whose inode is not cached have nothing to tell. Attribute
  * inodes report no link from getattr once their item is gone. A
  * directory's parent, if cached, counts one link less.
  *
@@ -273,6 +274,13 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 		while (dentry) {
 			dont_mount(dentry);
 			d_drop(dentry);
+			/*
+			 * Its attributes' dentries would keep it, and so its
+			 * watchers' IN_DELETE_SELF, until reclaim: as rmdir
+			 * does, let go of those nobody holds.
+			 */
+			if (is_dir)
+				shrink_dcache_parent(dentry);
 			dput(dentry);
 			dentry = is_dir ? NULL : d_find_alias(inode);
 		}

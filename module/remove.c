@@ -321,6 +321,8 @@ int cng_remove_dir(struct cng_node *top)
 			cng_rm_forget(node, false);
 		cng_node_put(node);
 	} while (node != top);
+	/* Pollers of the top's files see it gone, as for the nodes below. */
+	cng_poll_wake();
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #   |-- items/blk/         mkdir held in make_item, holding items/
 #   |-- items/n6/          opened (dir and data), then rmdir          [6]
 #   `-- rt1/inner/         registered, watched, cwd, unregistered     [6, 7]
+#                          (and [32.3] of issue 32)
 set -eu
 . ./conf_lib.sh
 
@@ -154,6 +155,18 @@ unregister_is_seen_by_inotify() {
 	grep -qx 'IN_DELETE|IN_ISDIR rt1' "$TMP/watch"
 }
 
+# [32.3] Watchers of a group the kernel side removes hear at once that
+# it went (IN_DELETE_SELF, IN_IGNORED), even after its attributes and
+# its default group were looked up: their dentries must not keep it.
+unregistered_dir_is_deleted_for_its_watchers() {
+	ctl register rt1 &&
+	ls -lR "$T/rt1" > /dev/null &&
+	conf_watch "$T/rt1" "echo 'unregister rt1' > $T/ctl" > "$TMP/self" &&
+	sed 's/^/# event: /' "$TMP/self" &&
+	grep -qx 'IN_DELETE_SELF' "$TMP/self" &&
+	grep -qx 'IN_IGNORED' "$TMP/self"
+}
+
 # [7] A shell inside a group the kernel side removes finds its cwd
 # deleted (getcwd() fails, /proc says so), and nothing can be mounted
 # there.
@@ -170,7 +183,7 @@ unregister_leaves_cwd_deleted() {
 	)
 }
 
-ktap_plan 7
+ktap_plan 8
 
 mkdir -p "$TMP"
 cng_load
@@ -187,6 +200,8 @@ check "unregister_tells_inotify_watchers_of_the_parent" \
 	unregister_is_seen_by_inotify
 check "unregister_leaves_a_cwd_inside_deleted_and_unmountable" \
 	unregister_leaves_cwd_deleted
+check "unregister_tells_the_groups_own_watchers_at_once" \
+	unregistered_dir_is_deleted_for_its_watchers
 check "every_object_released_no_late_callback" sh -c \
 	". ./conf_lib.sh; [ \$(live) = $base ] && no_late_events"
 cng_unload

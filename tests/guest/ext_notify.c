@@ -12,6 +12,7 @@
 #include "ext_lib.h"
 
 #include <poll.h>
+#include <signal.h>
 
 #define CNT	ITEMS "/n/counter"
 
@@ -144,10 +145,46 @@ static bool t_removed_while_polled(void)
 	return true;
 }
 
+/* With no change pending, rmdir alone wakes the poller, with POLLERR. */
+static bool t_rmdir_wakes_poller(void)
+{
+	int fd, st, i;
+	char buf[32];
+	pid_t pid;
+
+	EXPECT(!mkdir(ITEMS "/q", 0755));
+	fd = open(ITEMS "/q/counter", O_RDONLY);
+	EXPECT(fd >= 0);
+	EXPECT(read(fd, buf, sizeof(buf)) > 0);
+
+	pid = fork();
+	if (!pid)
+		_exit(wait_pri(fd, -1) & POLLERR ? 0 : 1);
+	/* The child is asleep in poll() by then, as a rule. */
+	usleep(500000);
+	EXPECT(!rmdir(ITEMS "/q"));
+	/*
+	 * The poller sleeps with no timeout: if rmdir does not wake it, it
+	 * never wakes. A minute is a hang under any emulation.
+	 */
+	for (i = 0; i < 600 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(100000);
+	if (i == 600) {
+		say("the poller still sleeps a minute after the rmdir");
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		st = -1;
+	}
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
+	return true;
+}
+
 static const struct tcase cases[] = {
 	{ "poll_wakes_once_per_change_and_reread_shows_it", t_poll },
 	{ "inotify_modify_on_file_and_directory_coalesced", t_inotify },
 	{ "poller_wakes_with_error_when_the_item_goes", t_removed_while_polled },
+	{ "rmdir_alone_wakes_the_poller_with_error", t_rmdir_wakes_poller },
 };
 
 int main(void)
