@@ -153,9 +153,17 @@ int cng_commit_attach_stages_locked(struct cng_node *group)
 }
 
 /*
- * Ask the client, then move the item's node. The VFS holds both stages
- * locked, so no mkdir, rmdir or other rename runs in either meanwhile;
- * only a kernel-side removal can. It deactivates the item and waits for
+ * Ask the client, then move the item's node, and its dentry with it: the
+ * file system type has FS_RENAME_DOES_D_MOVE, so the VFS leaves d_move()
+ * to us, and we make it under the tree mutex together with the node's
+ * move. A kernel-side removal that claims the node after that finds the
+ * dentry where the node is, and drops it there (cng_inode_forget()); one
+ * that claimed it before makes the move fail. Were the dentry moved after
+ * the mutex is dropped, as the VFS would, a removal in between would drop
+ * it at the old name, and d_move() would hash it again at the new one,
+ * for a dead node. The VFS holds both stages locked, so no mkdir, rmdir
+ * or other rename runs in either meanwhile; only a kernel-side removal
+ * can. It deactivates the item and waits for
  * our active references, so for the client's call to return (signals do
  * not cut it short: the client's call decides); then the item is no
  * longer LIVE, the move is not made and the rename fails with -ENOENT,
@@ -164,7 +172,8 @@ int cng_commit_attach_stages_locked(struct cng_node *group)
  * Nothing here allocates (commit_faults).
  */
 static int cng_commit_move(struct cng_node *node, struct cng_node *from,
-			   struct cng_node *to)
+			   struct cng_node *to, struct dentry *old_dentry,
+			   struct dentry *new_dentry)
 {
 	bool commit = to->flags & CNG_NODE_STAGE_LIVE;
 	int (*client_op)(struct config_item *item);
@@ -186,10 +195,12 @@ static int cng_commit_move(struct cng_node *node, struct cng_node *from,
 
 	mutex_lock(&cng_tree_mutex);
 	if (node->state == CNG_STATE_LIVE && node->parent == from &&
-	    to->state == CNG_STATE_LIVE)
+	    to->state == CNG_STATE_LIVE) {
 		cng_node_move_locked(node, to);
-	else
+		d_move(old_dentry, new_dentry);
+	} else {
 		ret = -ENOENT;
+	}
 	mutex_unlock(&cng_tree_mutex);
 out_put_from:
 	cng_node_put_active(from);
@@ -245,7 +256,7 @@ int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		.file = "",
 	};
 	cng_call_begin(&call);
-	ret = cng_commit_move(ci->node, from, to);
+	ret = cng_commit_move(ci->node, from, to, old_dentry, new_dentry);
 	cng_call_end(&call, ret);
 	if (!ret)
 		cng_inode_nlink_update(old_dir, new_dir);

@@ -140,6 +140,8 @@ static struct file_system_type cng_fs_type = {
 	.name			= "configfs",
 	.init_fs_context	= cng_init_fs_context,
 	.kill_sb		= cng_kill_sb,
+	/* A commit moves its dentry with its node, in one step (commit.c). */
+	.fs_flags		= FS_RENAME_DOES_D_MOVE,
 };
 MODULE_ALIAS_FS("configfs");
 
