@@ -25,6 +25,7 @@
 #include <linux/configfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/sched/mm.h>
 
 #include "internal.h"
 
@@ -191,11 +192,13 @@ int cng_remove_link(struct cng_node *link)
 
 /*
  * A link the kernel side removes: its directory is locked as the VFS
- * would lock it; when nothing is mounted, cng_sb_hold() keeps a mount
- * (and so a symlink(2) in that directory) from completing meanwhile.
- * Without memory for the directory's inode, drop_link runs unserialised
- * with the directory's allow_link: the alternative, waiting for memory,
- * could stall an unregistration for good.
+ * would lock it, so that drop_link never runs beside the directory's
+ * allow_link or another drop_link, as on stock; when nothing is mounted,
+ * cng_sb_hold() keeps a mount (and so a symlink(2) in that directory)
+ * from completing meanwhile. The directory's inode may have to be built:
+ * an allocation of that size fails only under fault injection (then
+ * once) or for an OOM victim (which gets the reserves), so it is tried
+ * again until it succeeds, rather than calling the client unserialised.
  */
 static void cng_rm_link_force(struct cng_node *link, bool notify)
 {
@@ -203,11 +206,14 @@ static void cng_rm_link_force(struct cng_node *link, bool notify)
 	struct inode *dir = NULL;
 
 	if (sb) {
-		dir = cng_inode_get(sb, link->parent, CNG_FILE_DIR, 0, NULL);
-		if (IS_ERR(dir))
-			dir = NULL;
-		else
-			inode_lock(dir);
+		for (;;) {
+			dir = cng_inode_get(sb, link->parent, CNG_FILE_DIR, 0,
+					    NULL);
+			if (!IS_ERR(dir))
+				break;
+			memalloc_retry_wait(GFP_KERNEL);
+		}
+		inode_lock(dir);
 	}
 	cng_rm_link_finish(link);
 	if (dir) {
@@ -326,24 +332,43 @@ int cng_remove_dir(struct cng_node *top)
 	return 0;
 }
 
-/*
- * The kernel side wants the part gone: nothing new may start in it (its
- * nodes and the links into it turn DROPPING), and an rmdir in it that
- * gives up leaves its nodes to us.
- */
-static void cng_rm_doom_locked(struct cng_node *node)
+/* One node the kernel side wants gone: see cng_rm_doom_locked(). */
+static void cng_rm_doom_one_locked(struct cng_node *node)
 {
-	struct cng_node_ext *link;
-	struct cng_node *child;
-
 	node->flags |= CNG_NODE_DOOMED;
 	if (node->state == CNG_STATE_LIVE)
 		cng_node_deactivate_locked(node, CNG_STATE_DROPPING);
-	if (node->ext)
-		list_for_each_entry(link, &node->ext->incoming, in_link)
-			cng_rm_doom_locked(link->node);
-	list_for_each_entry(child, &node->children, sib)
-		cng_rm_doom_locked(child);
+}
+
+/*
+ * The kernel side wants the part gone: nothing new may start in it (its
+ * nodes and the links into it turn DROPPING), and an rmdir in it that
+ * gives up leaves its nodes to us. A walk in pre-order by the parent
+ * pointers, not a recursion: users choose how deep the part nests.
+ * Links are leaves, and never the target of a link.
+ */
+static void cng_rm_doom_locked(struct cng_node *top)
+{
+	struct cng_node *node = top;
+	struct cng_node_ext *link;
+
+	for (;;) {
+		cng_rm_doom_one_locked(node);
+		if (node->ext)
+			list_for_each_entry(link, &node->ext->incoming, in_link)
+				cng_rm_doom_one_locked(link->node);
+		if (!list_empty(&node->children)) {
+			node = list_first_entry(&node->children,
+						struct cng_node, sib);
+			continue;
+		}
+		while (node != top &&
+		       list_is_last(&node->sib, &node->parent->children))
+			node = node->parent;
+		if (node == top)
+			return;
+		node = list_next_entry(node, sib);
+	}
 }
 
 /*

@@ -21,6 +21,7 @@
 #   |       |   `-- sub/deep/      cwd of the unregistering shell
 #   |       `-- sub/i/             user-made item (no drop_item: final put)
 #   |-- rtd/d/                     ctl "register_make rtd", depended on
+#   |-- rtn/n/n/.../n/             ctl "register_make rtn", 1,500 deep
 #   `-- rt1/inner/                 ctl "register rt1", inner depended on
 set -eu
 . ./conf_lib.sh
@@ -33,7 +34,7 @@ cleanup() {
 	cd /tests
 	cng_loaded || return 0
 	for c in "undepend rtd/d" "undepend rt1/inner" "unregister rtm" \
-		"unregister rtd" "unregister rt1"; do
+		"unregister rtd" "unregister rt1" "unregister rtn"; do
 		echo "$c" > "$T/ctl" 2>/dev/null
 	done
 	rm -f "$T/items/x/in" 2>/dev/null
@@ -148,10 +149,28 @@ undepend_removed_default_group() {
 	events_are "release rt1/inner"
 }
 
+# A part nested as deep as a user cares to make it: the removal walks it
+# without recursion (a kernel stack holds a few hundred frames at most).
+unregister_of_a_deep_part() {
+	ud_base=$(live) &&
+	ctl register_make rtn &&
+	(
+		cd "$T/rtn" || exit 1
+		ud_i=0
+		while [ $ud_i -lt 1500 ]; do
+			mkdir n && cd n || exit 1
+			ud_i=$((ud_i + 1))
+		done
+	) &&
+	ctl unregister rtn &&
+	[ ! -e "$T/rtn" ] &&
+	[ "$(live)" = "$ud_base" ]
+}
+
 leak_text="orphans the items with their module pins (cng_test and configfs never unload) and leaves links dangling"
 undep_text="configfs_undepend_item() reads the removed item's freed dirent (BUG_ON)"
 
-ktap_plan 8
+ktap_plan 9
 
 cng_load
 base=$(live)
@@ -173,6 +192,8 @@ not_on_stock "undepend_of_user_item_removed_by_kernel_ignored" "$undep_text" \
 	undepend_removed_user_item
 not_on_stock "undepend_of_default_group_removed_by_kernel_ignored" \
 	"$undep_text" undepend_removed_default_group
+not_on_stock "unregister_of_a_part_1500_deep_removes_it" "$leak_text" \
+	unregister_of_a_deep_part
 check "every_object_released_no_late_callback" sh -c \
 	". ./conf_lib.sh; [ \$(live) = $base ] && no_late_events"
 cng_unload
