@@ -471,6 +471,7 @@ static void cng_inode_once(void *p)
 	struct cng_inode *ci = p;
 
 	inode_init_once(&ci->vfs);
+	init_waitqueue_head(&ci->poll_wq);
 }
 
 int cng_inode_init(void)

@@ -304,14 +304,19 @@ enum cng_file_kind {
  * @kind: enum cng_file_kind
  * @slot: the slot of cng_meta for this file
  * @event: an attribute's change count, for poll() (notify.c)
+ * @poll_wq: the attribute's pollers, woken at each change (notify.c);
+ *	     every open file, so every poller, pins the inode. In the inode
+ *	     rather than allocated by the first poller, so that poll()
+ *	     has no way to fail
  */
 struct cng_inode {
-	struct inode	vfs;
-	struct cng_node	*node;
-	const void	*attr;
-	unsigned int	kind;
-	unsigned int	slot;
-	atomic_t	event;
+	struct inode			vfs;
+	struct cng_node			*node;
+	const void			*attr;
+	unsigned int			kind;
+	unsigned int			slot;
+	atomic_t			event;
+	struct wait_queue_head		poll_wq;
 };
 
 static inline struct cng_inode *CNG_I(struct inode *inode)
@@ -583,8 +588,8 @@ struct cng_call {
 extern const struct xattr_handler *cng_xattr_handlers[];
 
 /* notify.c */
-extern struct wait_queue_head cng_poll_wq;
 int cng_poll_event(struct file *file);
+void cng_poll_wait(struct file *file, struct poll_table_struct *wait);
 void cng_poll_wake(void);
 void cng_notify_exit(void);
 

@@ -8,8 +8,11 @@
  * the work runs are merged into one.
  *
  * A file's change count lives in its inode: an open file pins its inode,
- * and a file nobody has open has nobody polling it. All pollers share one
- * wait queue and look at their own file's count when woken.
+ * and a file nobody has open has nobody polling it. So does its wait
+ * queue: a change wakes the pollers of that file only, as kernfs does. A
+ * removal, which is rare and may take many files at once, wakes every
+ * poller of configfs through one shared queue; each then sees whether
+ * its own item went.
  */
 #include <linux/configfs.h>
 #include <linux/fs.h>
@@ -43,8 +46,8 @@ struct cng_notice {
 static LIST_HEAD(cng_notices);
 static DEFINE_SPINLOCK(cng_notices_lock);
 
-struct wait_queue_head cng_poll_wq =
-	__WAIT_QUEUE_HEAD_INITIALIZER(cng_poll_wq);
+/* Pollers of every file, woken by removals. */
+static DECLARE_WAIT_QUEUE_HEAD(cng_gone_wq);
 
 static void cng_notify_workfn(struct work_struct *work);
 static DECLARE_WORK(cng_notify_work, cng_notify_workfn);
@@ -89,6 +92,7 @@ static void cng_notice_deliver(struct super_block *sb,
 	}
 	if (inode) {
 		atomic_inc(&CNG_I(inode)->event);
+		wake_up_interruptible_all(&CNG_I(inode)->poll_wq);
 		if (dir) {
 			name = (struct qstr)QSTR_INIT(notice->attr->ca_name,
 						      strlen(notice->attr->ca_name));
@@ -122,7 +126,6 @@ static void cng_notify_workfn(struct work_struct *work)
 		kfree(notice);
 	}
 	cng_sb_release(sb);
-	wake_up_interruptible_all(&cng_poll_wq);
 }
 
 /**
@@ -194,13 +197,29 @@ int cng_poll_event(struct file *file)
 }
 
 /**
+ * cng_poll_wait() - poll_wait() on an attribute's queues
+ * @file: the open attribute
+ * @wait: the poll table
+ *
+ * The file's own queue, for its changes, and the shared one, for
+ * removals.
+ *
+ * Context: process.
+ */
+void cng_poll_wait(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &CNG_I(file_inode(file))->poll_wq, wait);
+	poll_wait(file, &cng_gone_wq, wait);
+}
+
+/**
  * cng_poll_wake() - wake pollers to see that a file's item went
  *
  * Context: any.
  */
 void cng_poll_wake(void)
 {
-	wake_up_interruptible_all(&cng_poll_wq);
+	wake_up_interruptible_all(&cng_gone_wq);
 }
 
 /**

@@ -12,7 +12,10 @@
 #include "ext_lib.h"
 
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
 
 #define CNT	ITEMS "/n/counter"
 
@@ -180,11 +183,140 @@ static bool t_rmdir_wakes_poller(void)
 	return true;
 }
 
+/*
+ * Many pollers, each of its own item, and changes to one item: the other
+ * pollers are not woken (each file has its own wait queue, as in kernfs).
+ * A wake-up that finds nothing for its poller is invisible to it (poll()
+ * sleeps again in the kernel) but is a context switch of its thread.
+ */
+#define NPOLL	1000
+#define NCHANGE	100
+
+struct poller {
+	pthread_t thread;
+	pid_t tid;
+	int fd;
+	volatile int seen;
+};
+
+static struct poller pollers[NPOLL];
+
+static void *poller_fn(void *arg)
+{
+	struct poller *p = arg;
+
+	__atomic_store_n(&p->tid, syscall(SYS_gettid), __ATOMIC_SEQ_CST);
+	for (;;) {
+		if (!(wait_pri(p->fd, -1) & POLLPRI))
+			return NULL;
+		if (reread(p->fd) < 0)
+			return NULL;
+		__atomic_add_fetch(&p->seen, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Voluntary context switches of a thread of ours. */
+static long switches(pid_t tid)
+{
+	char path[64], buf[2048], *p;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nvoluntary_ctxt_switches:");
+	return p ? atol(p + 26) : -1;
+}
+
+static long others_switches(void)
+{
+	long sum = 0;
+	int i;
+
+	for (i = 1; i < NPOLL; i++)
+		sum += switches(pollers[i].tid);
+	return sum;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool t_change_wakes_its_pollers_only(void)
+{
+	char path[128];
+	long before, after;
+	int i, j, made = 0;
+	pthread_attr_t attr;
+	double t0;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+
+	for (i = 0; i < NPOLL; i++) {
+		snprintf(path, sizeof(path), ITEMS "/p%d", i);
+		if (mkdir(path, 0755))
+			break;
+		made++;
+		snprintf(path, sizeof(path), ITEMS "/p%d/counter", i);
+		pollers[i].fd = open(path, O_RDONLY);
+		if (pollers[i].fd < 0 || reread(pollers[i].fd) != 0 ||
+		    pthread_create(&pollers[i].thread, &attr, poller_fn,
+				   &pollers[i]))
+			break;
+	}
+	EXPECT(i == NPOLL);
+	if (i < NPOLL)
+		goto out;
+	/* All asleep in poll(): give them time to get there. */
+	for (i = 0; i < NPOLL; i++)
+		while (!__atomic_load_n(&pollers[i].tid, __ATOMIC_SEQ_CST))
+			usleep(1000);
+	sleep(2);
+	before = others_switches();
+	t0 = now();
+	for (j = 1; j <= NCHANGE; j++) {
+		if (put(ITEMS "/p0/tick", "1"))
+			break;
+		for (i = 0; i < 5000 && pollers[0].seen < j; i++)
+			usleep(1000);
+		if (pollers[0].seen < j)
+			break;
+	}
+	say("%d changes seen by the poller of p0 in %.2f s", j - 1,
+	    now() - t0);
+	after = others_switches();
+	EXPECT(j == NCHANGE + 1);
+	say("the %d other pollers: %ld context switches meanwhile", NPOLL - 1,
+	    after - before);
+	/* A wake-up each would be NCHANGE * (NPOLL - 1). */
+	EXPECT(before >= 0 && after - before < NPOLL / 10);
+out:
+	/* Removal wakes every poller with POLLERR; their threads end. */
+	for (i = 0; i < made; i++) {
+		snprintf(path, sizeof(path), ITEMS "/p%d", i);
+		rmdir(path);
+	}
+	for (i = 0; i < made; i++) {
+		if (pollers[i].tid)
+			pthread_join(pollers[i].thread, NULL);
+		if (pollers[i].fd > 0)
+			close(pollers[i].fd);
+	}
+	pthread_attr_destroy(&attr);
+	return true;
+}
+
 static const struct tcase cases[] = {
 	{ "poll_wakes_once_per_change_and_reread_shows_it", t_poll },
 	{ "inotify_modify_on_file_and_directory_coalesced", t_inotify },
 	{ "poller_wakes_with_error_when_the_item_goes", t_removed_while_polled },
 	{ "rmdir_alone_wakes_the_poller_with_error", t_rmdir_wakes_poller },
+	{ "a_change_wakes_only_its_own_files_pollers",
+	  t_change_wakes_its_pollers_only },
 };
 
 int main(void)
