@@ -246,17 +246,38 @@ static void *dyn_mover(void *arg)
 	return arg;
 }
 
+/*
+ * After dyn/ is unregistered, x is found in neither stage, even through
+ * a descriptor of the dead stage: a commit's move that the removal
+ * overtook must not leave x's dentry hashed there (issue 32, item 4).
+ */
+static void dyn_gone(int stage, const char *name)
+{
+	struct stat st;
+
+	if (stage >= 0 && !fstatat(stage, "x", &st, AT_SYMLINK_NOFOLLOW))
+		anomaly("dyn/%s/x still found after unregister", name);
+	if (stage >= 0)
+		close(stage);
+}
+
 static void *kernel_side(void *arg)
 {
+	int live, pending;
+
 	while (!atomic_load(&stop)) {
 		if (put(CC "/ctl", "register dyn") < 0)
 			anomaly("register dyn: %s", ename(errno));
 		if (mkdir(DYN "/pending/x", 0755) < 0 ||
 		    put(DYN "/pending/x/ready", "1") < 0)
 			anomaly("filling dyn: %s", ename(errno));
+		live = open(DYN "/live", O_RDONLY | O_DIRECTORY);
+		pending = open(DYN "/pending", O_RDONLY | O_DIRECTORY);
 		usleep(20000);
 		if (put(CC "/ctl", "unregister dyn") < 0)
 			anomaly("unregister dyn: %s", ename(errno));
+		dyn_gone(live, "live");
+		dyn_gone(pending, "pending");
 		atomic_fetch_add(&dyn_rounds, 1);
 	}
 	return arg;
