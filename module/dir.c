@@ -144,9 +144,9 @@ void cng_dir_cursors_leave_locked(struct cng_node *node)
  * Context: the caller keeps @dir's item alive (an active reference).
  * Return: the slot, or 0 when there is no such attribute.
  */
-unsigned int cng_attr_find(const struct cng_node *dir,
-				  const char *name, unsigned int want,
-				  const void **attr, unsigned int *kind)
+unsigned int cng_attr_find(const struct cng_node *dir, const char *name,
+			   unsigned int want, const void **attr,
+			   unsigned int *kind)
 {
 	const struct config_item_type *type = dir->item->ci_type;
 	unsigned int slot = 1;

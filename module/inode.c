@@ -248,9 +248,10 @@ void cng_inode_bind_new(struct inode *inode, struct cng_node *node)
  * lookup or creation in it, and getcwd() calls it deleted), and its
  * dentries, and a link's, leave the dcache and may no longer be mounted
  * on; the unused dentries of a directory's attributes go too, so that
- * the directory's dentry dies now and its watchers hear IN_DELETE_SELF. Nodes whose inode is not cached have nothing to tell. Attribute
- * inodes report no link from getattr once their item is gone. A
- * directory's parent, if cached, counts one link less.
+ * the directory's dentry dies now and its watchers hear IN_DELETE_SELF.
+ * Nodes whose inode is not cached have nothing to tell. Attribute inodes
+ * report no link from getattr once their item is gone. A directory's
+ * parent, if cached, counts one link less.
  *
  * Context: process; sleeps; no lock of ours held. @sb is held active.
  */

@@ -287,16 +287,18 @@ static ssize_t record_as(uid_t uid, const char *path)
 	return n;
 }
 
+#define DMESG_RESTRICT	"/proc/sys/kernel/dmesg_restrict"
+
 /* kernel.dmesg_restrict, set to VAL; the old value. */
 static int dmesg_restrict(int val)
 {
 	char buf[8] = "";
 	int old;
 
-	slurp("/proc/sys/kernel/dmesg_restrict", buf, sizeof(buf));
+	slurp(DMESG_RESTRICT, buf, sizeof(buf));
 	old = atoi(buf);
 	snprintf(buf, sizeof(buf), "%d", val);
-	put("/proc/sys/kernel/dmesg_restrict", buf);
+	put(DMESG_RESTRICT, buf);
 	return old;
 }
 

@@ -196,7 +196,7 @@ struct poller {
 	pthread_t thread;
 	pid_t tid;
 	int fd;
-	volatile int seen;
+	int seen;	/* atomic builtins */
 };
 
 static struct poller pollers[NPOLL];
@@ -213,6 +213,12 @@ static void *poller_fn(void *arg)
 			return NULL;
 		__atomic_add_fetch(&p->seen, 1, __ATOMIC_SEQ_CST);
 	}
+}
+
+/* Changes POLLER has seen so far. */
+static int seen(struct poller *poller)
+{
+	return __atomic_load_n(&poller->seen, __ATOMIC_SEQ_CST);
 }
 
 /* Voluntary context switches of a thread of ours. */
@@ -281,9 +287,9 @@ static bool t_change_wakes_its_pollers_only(void)
 	for (j = 1; j <= NCHANGE; j++) {
 		if (put(ITEMS "/p0/tick", "1"))
 			break;
-		for (i = 0; i < 5000 && pollers[0].seen < j; i++)
+		for (i = 0; i < 5000 && seen(&pollers[0]) < j; i++)
 			usleep(1000);
-		if (pollers[0].seen < j)
+		if (seen(&pollers[0]) < j)
 			break;
 	}
 	say("%d changes seen by the poller of p0 in %.2f s", j - 1,
