@@ -143,7 +143,10 @@ static enum hrtimer_restart cng_ext_irq_fn(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* Reports while the timer fires at least 20 times (at most a second). */
+/*
+ * Gives its 8 reasons while the timer fires at least 20 times (for at
+ * most a second).
+ */
 static ssize_t cng_ext_trap_irq(struct config_item *item)
 {
 	unsigned long end = jiffies + HZ;
@@ -154,10 +157,13 @@ static ssize_t cng_ext_trap_irq(struct config_item *item)
 	irq.timer.function = cng_ext_irq_fn;
 	hrtimer_start(&irq.timer, ns_to_ktime(50 * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL);
-	while (atomic_read(&irq.fired) < 20 && time_before(jiffies, end)) {
+	while ((i < 8 || atomic_read(&irq.fired) < 20) &&
+	       time_before(jiffies, end)) {
 		/* The store's own reasons, while the interrupts come. */
-		if (i++ < 8)
+		if (i < 8) {
+			i++;
 			cfgng_report(item, "irq: the store's reason %d", i);
+		}
 		cpu_relax();
 	}
 	hrtimer_cancel(&irq.timer);
