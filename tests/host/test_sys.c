@@ -214,32 +214,51 @@ static mode_t mode_of(const char *rel)
 	return lstat(at(rel), &sb) ? (mode_t)-1 : sb.st_mode & 07777;
 }
 
-/* Saved trees hold secrets: -o must not widen who can read them. */
-static void sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner(void)
+/*
+ * Saved trees hold secrets: a file another user made 0666 received root's
+ * dhchap_key. -o writes 0600 or narrower, and refuses another's file.
+ */
+static void sys_save_o_writes_0600_and_refuses_another_users_file(void)
 {
 	mode_t umask_was = umask(0);
 	struct stat sb;
 	char *out;
+	char *text;
 
 	mk_root();
 	build();
 	EXPECT(RUN(&out, "save", "-o", (char *)at("../new.save")) == 0);
 	free(out);
 	EXPECT(mode_of("../new.save") == 0600);
-	put("../old.save", 0640, "", 0);
+	put("../old.save", 0666, "", 0);
 	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
 	free(out);
-	EXPECT(mode_of("../old.save") == 0640);
+	EXPECT(mode_of("../old.save") == 0600);
+	EXPECT(chmod(at("../old.save"), 0640) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../old.save") == 0600);
+	EXPECT(chmod(at("../old.save"), 0400) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../old.save") == 0400);
 	if (!geteuid()) {
-		EXPECT(chown(at("../old.save"), 1234, 5678) == 0);
-		EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+		put("../theirs.save", 0666, "theirs\n", 7);
+		EXPECT(chown(at("../theirs.save"), 1234, 5678) == 0);
+		EXPECT(RUN(&out, "save", "-o", (char *)at("../theirs.save")) ==
+		       CFS_EXIT_USAGE);
 		free(out);
-		EXPECT(!stat(at("../old.save"), &sb) && sb.st_uid == 1234 &&
-		       sb.st_gid == 5678 && (sb.st_mode & 07777) == 0640);
+		EXPECT(strstr(ktap_stderr(), "theirs.save: owned by uid 1234"));
+		text = get("../theirs.save");
+		EXPECT_STR(text, "theirs\n");
+		free(text);
+		EXPECT(!stat(at("../theirs.save"), &sb) && sb.st_uid == 1234 &&
+		       (sb.st_mode & 07777) == 0666);
 	}
 	umask(umask_was);
 	unlink(at("../new.save"));
 	unlink(at("../old.save"));
+	unlink(at("../theirs.save"));
 	rm_root();
 }
 
@@ -1083,7 +1102,7 @@ static void cli_help_and_usage_exit_codes(void)
 
 const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
-	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
+	KTAP_CASE(sys_save_o_writes_0600_and_refuses_another_users_file),
 	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
 	KTAP_CASE(sys_rm_refuses_the_root_without_all),
 	KTAP_CASE(sys_restore_never_follows_a_link_out_of_the_root),

@@ -211,7 +211,8 @@ static void save_usage(FILE *out)
 	fputs("Write the tree under PATH (default: all) as statements that\n"
 	      "configfs restore applies.\n"
 	      "  -o, --output FILE  write to FILE (replaced whole), not stdout;\n"
-	      "                     a new FILE is made 0600; \"-\": stdout\n"
+	      "                     made 0600 (never wider; another user's\n"
+	      "                     FILE is refused); \"-\": stdout\n"
 	      "  -k, --keep OLD     carry over values of write-only attributes\n"
 	      "                     from OLD, an earlier save edited by hand\n"
 	      "  --portable         for another machine: a bound gadget's UDC\n"
@@ -221,34 +222,23 @@ static void save_usage(FILE *out)
 
 /*
  * A saved tree holds secrets (nvmet's dhchap_key, LIO's auth/password), so
- * the file restore reads must not become readable by more users than
- * before: a new file stays 0600 as mkstemp(3) made it, whatever the umask;
- * one that replaces an existing file takes that file's owner and mode, as
- * rtslib and nvmetcli do. The owner goes first: chown(2) clears the set-id
- * bits that chmod(2) then puts back.
+ * the file never becomes readable by more users than its owner: a new file
+ * stays 0600 as mkstemp(3) made it, whatever the umask; one that replaces
+ * an existing file keeps at most that file's owner bits (a 0666 file
+ * becomes 0600, a 0400 one stays 0400). The owner is never carried over:
+ * a file of another user is refused (save_refuse_target()), so that a
+ * file pre-made by someone else, world-readable or theirs to read, never
+ * receives root's secrets.
  */
-static int save_keep_owner_and_mode(int fd, const char *file,
-				    const struct stat *old)
+static int save_narrow_mode(int fd, const char *file, const struct stat *old)
 {
-	struct stat now;
+	mode_t mode = old->st_mode & 0600;
 
-	if (fstat(fd, &now))
-		return -errno;
-	if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
-	    fchown(fd, old->st_uid, old->st_gid)) {
+	if (fchmod(fd, mode)) {
 		int err = errno;
 
-		cfs_err(file, "cannot keep its owner %lu:%lu: %s",
-			(unsigned long)old->st_uid, (unsigned long)old->st_gid,
-			cfs_strerror(err));
-		return -err;
-	}
-	if (fchmod(fd, old->st_mode & 07777)) {
-		int err = errno;
-
-		cfs_err(file, "cannot keep its mode %04o: %s",
-			(unsigned int)(old->st_mode & 07777),
-			cfs_strerror(err));
+		cfs_err(file, "cannot set its mode %04o: %s",
+			(unsigned int)mode, cfs_strerror(err));
 		return -err;
 	}
 	return 0;
@@ -261,6 +251,8 @@ static int save_keep_owner_and_mode(int fd, const char *file,
  * or a FIFO would be replaced by a regular file. Links are refused, not
  * followed: save runs as root, often in directories others can write, and
  * writes secrets, so it writes only where the user named the file itself.
+ * A file another user owns is refused too: that user chose its mode and
+ * can change it, or read what is written there.
  */
 static int save_refuse_target(const char *file, const struct stat *old)
 {
@@ -271,6 +263,11 @@ static int save_refuse_target(const char *file, const struct stat *old)
 	if (!S_ISREG(old->st_mode)) {
 		cfs_err(file, "not a regular file; \"-o -\" writes to standard output");
 		return -EINVAL;
+	}
+	if (old->st_uid != geteuid()) {
+		cfs_err(file, "owned by uid %lu, not by this user: refused (remove it, or save to another name)",
+			(unsigned long)old->st_uid);
+		return -EPERM;
 	}
 	return 0;
 }
@@ -337,7 +334,7 @@ static int save_to_file(struct fs *fs, const char *path,
 		free(tmp);
 		return CFS_EXIT_SYSTEM;
 	}
-	if (replacing && save_keep_owner_and_mode(fd, file, &old)) {
+	if (replacing && save_narrow_mode(fd, file, &old)) {
 		close(fd);
 		ret = CFS_EXIT_SYSTEM;
 		goto out_unlink;
