@@ -315,11 +315,11 @@ static void sys_rm_refuses_the_root_without_all(void)
 	build();
 	EXPECT(RUN(&out, "rm", "-r", ".") == CFS_EXIT_USAGE);
 	free(out);
-	EXPECT(strstr(ktap_stderr(), ".: the configfs root: every subsystem's"));
 	EXPECT(RUN(&out, "rm", "-r", "") == CFS_EXIT_USAGE);
 	free(out);
 	EXPECT(RUN(&out, "rm", "-r", root) == CFS_EXIT_USAGE);
 	free(out);
+	EXPECT(strstr(ktap_stderr(), ": the configfs root: every subsystem's"));
 	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
 	EXPECT(chdir(at("nvmet/ports")) == 0);
 	EXPECT(RUN(&out, "rm", "-r", "1") == 0);
@@ -342,6 +342,34 @@ static void sys_rm_refuses_the_root_without_all(void)
  *
  *   ROOT/a/out -> OUTSIDE (a directory elsewhere, mode 0755)
  */
+/*
+ * "rm -r ." and "rm -r \"\"" in the tree removed the current subtree,
+ * while the man page said they were refused: as POSIX rm, a last
+ * component "." or "..", or an empty operand, is refused anywhere.
+ */
+static void sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree(void)
+{
+	static const char *const bad[] = {
+		".", "./", "..", "1/.", "1/..", "1/./", "",
+	};
+	int cwd = open(".", O_RDONLY | O_DIRECTORY);
+	char *out;
+	size_t i;
+
+	mk_root();
+	build();
+	EXPECT(chdir(at("nvmet/ports")) == 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT(RUN(&out, "rm", "-r", (char *)bad[i]) == CFS_EXIT_USAGE);
+		free(out);
+	}
+	EXPECT(strstr(ktap_stderr(), "are refused, as by rm(1)"));
+	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
+	EXPECT(fchdir(cwd) == 0);
+	close(cwd);
+	rm_root();
+}
+
 static void sys_restore_never_follows_a_link_out_of_the_root(void)
 {
 	static const char text[] = "mkdir a\n"
@@ -1105,6 +1133,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_o_writes_0600_and_refuses_another_users_file),
 	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
 	KTAP_CASE(sys_rm_refuses_the_root_without_all),
+	KTAP_CASE(sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree),
 	KTAP_CASE(sys_restore_never_follows_a_link_out_of_the_root),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
