@@ -640,6 +640,38 @@ static void sys_restore_exits_2_on_a_bad_file_and_changes_nothing(void)
 	rm_root();
 }
 
+/*
+ * restore -n exited 0 on a file the restore would fail: it exits as the
+ * restore would, 2 for a refused file, 1 for a statement it cannot apply.
+ */
+static void sys_restore_n_exits_as_the_restore_would(void)
+{
+	char *out;
+
+	mk_root();
+	put("a", 0644, "", 0);
+	put("../f.save", 0644, "version 1\nmkdir a\nend\n", 22);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../f.save")) ==
+	       CFS_EXIT_FAIL);
+	EXPECT_STR(out, "!mkdir a\n#  ^ exists and is not a directory\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../f.save")) == CFS_EXIT_FAIL);
+	free(out);
+	put("../g.save", 0644, "version 1\nmkdir b\nend\n", 22);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../g.save")) == 0);
+	EXPECT_STR(out, "+mkdir b\n");
+	free(out);
+	put("../h.save", 0644, "version 1\nmkdir b\nmkdir b\nend\n", 30);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../h.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(access(at("b"), F_OK) && errno == ENOENT);
+	unlink(at("../f.save"));
+	unlink(at("../g.save"));
+	unlink(at("../h.save"));
+	rm_root();
+}
+
 static void sys_diff_exits_1_when_the_tree_differs(void)
 {
 	char *out;
@@ -1144,6 +1176,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
 	KTAP_CASE(sys_restore_paths_applies_only_those_subtrees),
 	KTAP_CASE(sys_save_records_client_modules_and_restore_loads_them),
+	KTAP_CASE(sys_restore_n_exits_as_the_restore_would),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
 	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),

@@ -708,6 +708,7 @@ struct describe {
 	struct apply a;
 	FILE *out;
 	int nr_diffs;
+	int nr_fails;		/* '!' lines: what restore would not apply */
 	int nr_errors;		/* parts of the tree that could not be read */
 };
 
@@ -719,6 +720,8 @@ static void describe_line(struct describe *d, const char *prefix,
 		fprintf(d->out, "#  ^ %s\n", note);
 	if (prefix[0] == '+' || prefix[0] == '!')
 		d->nr_diffs++;
+	if (prefix[0] == '!')
+		d->nr_fails++;
 }
 
 static void describe_set(struct describe *d, struct op *op)
@@ -777,6 +780,9 @@ static void describe_link(struct describe *d, struct op *op)
 		ret = fs_readlink(d->a.fs, plan_op_path(op), &arena, &target);
 	if (ret)
 		describe_line(d, "!", st, cfs_strerror(ret));
+	else if (strcmp(target, plan_op_arg(op)) &&
+		 (d->a.flags & APPLY_PRUNE))
+		describe_line(d, "+", st, NULL);	/* after its '-' line */
 	else if (strcmp(target, plan_op_arg(op)))
 		describe_line(d, "!", st,
 			      arena_printf(&arena, "exists, pointing to %s%s",
@@ -847,11 +853,12 @@ static int describe_cmp_line(const void *x, const void *y)
  * Prints what applying @plan would change under @under (NULL: anywhere),
  * as statements marked '+' (would be applied), '-' (the value it would
  * replace) or '!' (would fail). With APPLY_EXTRAS, also what the tree has
- * and the file does not, last, as '-' lines. Returns the number of '+', '!' and such '-' lines, or
- * -EIO when part of the tree could not be read.
+ * and the file does not, last, as '-' lines. Returns the number of '+',
+ * '!' and such '-' lines, or -EIO when part of the tree could not be
+ * read; the number of '!' lines in @nr_fails (when not NULL).
  */
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
-		   unsigned int flags, FILE *out)
+		   unsigned int flags, FILE *out, int *nr_fails)
 {
 	struct describe d = {
 		.a = { .plan = plan, .fs = fs, .flags = flags },
@@ -918,5 +925,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		d.nr_errors++;
 	free(ops);
 	free(d.a.buf);
+	if (nr_fails)
+		*nr_fails = d.nr_fails;
 	return d.nr_errors ? -EIO : d.nr_diffs;
 }

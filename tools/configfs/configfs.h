@@ -357,11 +357,12 @@ bool plan_is_top(const struct op *op);
 #define APPLY_VERBOSE		0x1
 #define APPLY_BY_LINE		0x2	/* describe: in the file's order */
 #define APPLY_EXTRAS		0x4	/* describe: what the file lacks too */
+#define APPLY_PRUNE		0x8	/* describe: as restore --prune */
 
 int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags);
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
-		   unsigned int flags, FILE *out);
+		   unsigned int flags, FILE *out, int *nr_fails);
 
 /* module.c */
 

@@ -64,7 +64,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	nr = module_describe(&fs, &script, stdout);
 	ret = apply_describe(&plan, &fs, under, APPLY_BY_LINE | APPLY_EXTRAS,
-			     stdout);
+			     stdout, NULL);
 	ret = ret < 0 ? CFS_EXIT_SYSTEM : ret || nr ? CFS_EXIT_FAIL :
 	      CFS_EXIT_OK;
 out_fs:

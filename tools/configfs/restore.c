@@ -153,14 +153,23 @@ int cmd_restore(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
+	/*
+	 * A dry run exits as the restore would where it can tell: 1 when a
+	 * statement would not apply ('!' lines).
+	 */
 	if (dry_run) {
+		int nr_fails = 0;
+
 		module_describe(&fs, &script, stdout);
-		ret = apply_describe(&plan, &fs, NULL, 0, stdout);
+		ret = apply_describe(&plan, &fs, NULL,
+				     prune ? APPLY_PRUNE : 0, stdout,
+				     &nr_fails);
 		for (i = 0; prune && i < (nr_paths ? nr_paths : 1); i++)
 			ret = restore_describe_extras(&plan, &fs,
 						      nr_paths ? paths[i] :
 						      NULL) ?: ret;
-		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_OK;
+		ret = ret < 0 ? CFS_EXIT_SYSTEM :
+		      nr_fails ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 		goto out_fs;
 	}
 	/* A module that fails shows again as the directories it did not make. */
