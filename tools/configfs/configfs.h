@@ -29,6 +29,12 @@
 /* The longest value saved: a binary attribute's, or a page of text. */
 #define CFS_VALUE_MAX		(64 * 1024)
 
+/*
+ * The version of what --json prints (configfs.8), raised when a member
+ * changes meaning or goes away; new members may come without it.
+ */
+#define CFS_JSON_VERSION	1
+
 /* Our own error codes, above every errno value. */
 #define CFS_EZEROWRITE		4096
 #define CFS_ESHORTWRITE		4097

@@ -76,7 +76,7 @@ static void tree_json(FILE *out, const struct node *node, bool *first)
 	};
 	size_t i;
 
-	fputs(*first ? "[\n{" : ",\n{", out);
+	fputs(*first ? "\n{" : ",\n{", out);
 	*first = false;
 	json_member(out, "path", node->path, strlen(node->path));
 	fprintf(out, ",\"type\":\"%s\",\"mode\":\"%04o\",\"uid\":%lu,\"gid\":%lu",
@@ -108,7 +108,8 @@ static void tree_usage(FILE *out)
 {
 	cfs_usage_line(out, "tree [--json] [PATH]");
 	fputs("Show the tree under PATH (default: all) with attribute values.\n"
-	      "  -j, --json  one JSON object per entry, for scripts\n",
+	      "  -j, --json  one JSON object per entry, for scripts, in\n"
+	      "              {\"version\":N,\"entries\":[...]}\n",
 	      out);
 }
 
@@ -159,8 +160,9 @@ int cmd_tree(int argc, char **argv)
 	if (json) {
 		bool first = true;
 
+		printf("{\"version\":%d,\"entries\":[", CFS_JSON_VERSION);
 		tree_json(stdout, tree.top, &first);
-		fputs("\n]\n", stdout);
+		fputs("\n]}\n", stdout);
 	} else if (tree.top->kind == NODE_DIR) {
 		size_t i;
 

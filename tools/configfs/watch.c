@@ -683,7 +683,7 @@ static void watch_usage(FILE *out)
 	fputs("Print changes under PATH (default: all) as they happen:\n"
 	      "directories and links created and removed, values changed\n"
 	      "(old and new), writes to write-only attributes. Ctrl-C ends.\n"
-	      "  -j, --json   one JSON object per line\n"
+	      "  -j, --json   one JSON object per line, after {\"version\":N}\n"
 	      "  -q, --quiet  no \"watching\" note on standard error\n",
 	      out);
 }
@@ -761,6 +761,10 @@ int cmd_watch(int argc, char **argv)
 		cfs_err(path, "%s", cfs_strerror(ret));
 		ret = CFS_EXIT_FAIL;
 		goto out_watch;
+	}
+	if (w.json) {
+		fprintf(w.out, "{\"version\":%d}\n", CFS_JSON_VERSION);
+		fflush(w.out);
 	}
 	if (!quiet)
 		cfs_err(path, "watching %zu directories", w.nr_watched);
