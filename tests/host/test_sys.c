@@ -70,6 +70,11 @@ static void put(const char *rel, mode_t mode, const char *value, size_t len)
 	close(fd);
 }
 
+static void put_text(const char *rel, const char *text)
+{
+	put(rel, 0644, text, strlen(text));
+}
+
 static char *get(const char *rel)
 {
 	size_t len;
@@ -519,10 +524,24 @@ static void sys_restore_if_exists_is_no_error_without_a_file(void)
  * A save records the modules that use configfs, through others too; a
  * restore loads those that are missing before anything else.
  */
+/* As depmod writes it: a module's line lists all it needs, not only its own. */
+#define MODULES_DEP							\
+	"kernel/fs/configfs/configfs.ko.xz:\n"				\
+	"kernel/fs/ext4/ext4.ko.xz: kernel/fs/mbcache.ko.xz\n"		\
+	"kernel/drivers/nvme/target/nvmet.ko.xz: "			\
+	"kernel/fs/configfs/configfs.ko.xz\n"				\
+	"kernel/drivers/nvme/target/nvmet-tcp.ko.xz: "			\
+	"kernel/drivers/nvme/target/nvmet.ko.xz "			\
+	"updates/dkms/configfs.ko\n"					\
+	"kernel/drivers/target/target_core_mod.ko: "			\
+	"kernel/fs/configfs/configfs.ko\n"				\
+	"extra/bad.ko: updates/dkms/configfs.ko\n"
+
 static void sys_save_records_client_modules_and_restore_loads_them(void)
 {
 	char *modprobe;
 	char *mods;
+	char *dep;
 	char *out;
 	char *text;
 
@@ -538,12 +557,15 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	mkdir(at("zz/mods/nvmet_tcp"), 0755);
 	mkdir(at("nvmet"), 0755);
 	put("zz/modprobe", 0755, "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
-	    "[ \"$2\" != bad ]\n", 48);
+	    "[ \"$3\" != bad ]\n", 48);
+	put("zz/modules.dep", 0644, MODULES_DEP, strlen(MODULES_DEP));
 	/* at() reuses its buffers: copies. */
 	mods = strdup(at("zz/mods"));
 	modprobe = strdup(at("zz/modprobe"));
+	dep = strdup(at("zz/modules.dep"));
 	cfs_opts.modules = mods;
 	cfs_opts.modprobe = modprobe;
+	cfs_opts.modules_dep = dep;
 	EXPECT(RUN(&out, "save", "nvmet") == 0);
 	EXPECT(strstr(out, "version 1\nmodule nvmet\nmodule nvmet_tcp\n\n"));
 	free(out);
@@ -559,7 +581,7 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	EXPECT_STR(out, "module nvmet_tcp\n");
 	free(out);
 	text = get("zz/modprobe.log");
-	EXPECT_STR(text, "-q nvmet_tcp\n");
+	EXPECT_STR(text, "-q -- nvmet_tcp\n");
 	free(text);
 	put("../b.save", 0644, "version 1\nmodule bad\nend\n", 25);
 	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == CFS_EXIT_FAIL);
@@ -568,10 +590,71 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	EXPECT(strstr(ktap_stderr(), "modprobe failed (exit status 1)"));
 	cfs_opts.modules = NULL;
 	cfs_opts.modprobe = NULL;
+	cfs_opts.modules_dep = NULL;
 	free(mods);
 	free(modprobe);
+	free(dep);
 	unlink(at("../m.save"));
 	unlink(at("../b.save"));
+	rm_root();
+}
+
+/*
+ * "module" lines loaded any module, alias or modprobe option: "-c", a
+ * name starting with '-', went to modprobe as an option. Only configfs
+ * clients are loaded, by a name modules.dep has, after "--"; a file
+ * naming a module that does not use configfs is refused whole.
+ */
+static void sys_restore_loads_only_configfs_clients_by_name(void)
+{
+#define LOG_ARGS "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
+	char *modprobe;
+	char *mods;
+	char *dep;
+	char *out;
+	char *text;
+
+	mk_root();
+	mkdir(at("zz"), 0755);
+	mkdir(at("zz/mods"), 0755);
+	put("zz/modprobe", 0755, LOG_ARGS, strlen(LOG_ARGS));
+	put("zz/modules.dep", 0644, MODULES_DEP, strlen(MODULES_DEP));
+	mods = strdup(at("zz/mods"));
+	modprobe = strdup(at("zz/modprobe"));
+	dep = strdup(at("zz/modules.dep"));
+	cfs_opts.modules = mods;
+	cfs_opts.modprobe = modprobe;
+	cfs_opts.modules_dep = dep;
+	put_text("../o.save", "version 1\nmodule -c\nmkdir a\nend\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../o.save")) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "bad module name \"-c\""));
+	put_text("../x.save", "version 1\nmodule ext4\nmkdir a\nend\n");
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../x.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../x.save")) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "ext4: line 2: not a configfs client"));
+	EXPECT(access(at("a"), F_OK) && errno == ENOENT);
+	put_text("../y.save", "version 1\nmodule nvme-fabrics-alias\n"
+	    "module target-core-mod\nmkdir a\nend\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../y.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "nvme-fabrics-alias: not loaded: no module of that name"));
+	EXPECT(!access(at("a"), F_OK));
+	text = get("zz/modprobe.log");
+	EXPECT_STR(text, "-q -- target-core-mod\n");
+	free(text);
+	cfs_opts.modules = NULL;
+	cfs_opts.modprobe = NULL;
+	cfs_opts.modules_dep = NULL;
+	free(mods);
+	free(modprobe);
+	free(dep);
+	unlink(at("../o.save"));
+	unlink(at("../x.save"));
+	unlink(at("../y.save"));
 	rm_root();
 }
 
@@ -1178,6 +1261,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
 	KTAP_CASE(sys_restore_paths_applies_only_those_subtrees),
 	KTAP_CASE(sys_save_records_client_modules_and_restore_loads_them),
+	KTAP_CASE(sys_restore_loads_only_configfs_clients_by_name),
 	KTAP_CASE(sys_restore_n_exits_as_the_restore_would),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),

@@ -50,6 +50,8 @@ struct cfs_opts {
 	 */
 	const char *modules;
 	const char *modprobe;
+	/* NULL: /lib/modules/$(uname -r)/modules.dep. Tests set it. */
+	const char *modules_dep;
 	const char *udc_class;	/* NULL: /sys/class/udc */
 };
 
@@ -374,6 +376,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 
 int module_save(struct fs *fs, FILE *out);
 bool module_loaded(struct fs *fs, const char *name);
+int module_check(struct fs *fs, const struct script *script);
 int module_describe(struct fs *fs, const struct script *script, FILE *out);
 int module_load(struct fs *fs, const struct script *script, bool verbose);
 

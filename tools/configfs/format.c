@@ -373,7 +373,10 @@ static int format_check_path(struct format_line *fl, const char *what,
 	return 0;
 }
 
-/* A module's name, as modprobe takes it: at most 55 bytes, [A-Za-z0-9_-]. */
+/*
+ * A module's name, as modprobe takes it: at most 55 bytes, [A-Za-z0-9_-],
+ * and not starting with '-', which modprobe would take for an option.
+ */
 static int format_check_module(struct format_line *fl,
 			       const struct format_word *w)
 {
@@ -386,7 +389,7 @@ static int format_check_module(struct format_line *fl,
 		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
 			break;
 	}
-	if (!w->len || w->len > 55 || i < w->len) {
+	if (!w->len || w->len > 55 || i < w->len || w->s[0] == '-') {
 		format_line_err(fl, "bad module name \"%s\"", w->s);
 		return -EINVAL;
 	}

@@ -153,6 +153,11 @@ int cmd_restore(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
+	if (module_check(&fs, &script)) {
+		cfs_err(file, "refused: nothing applied");
+		ret = CFS_EXIT_USAGE;
+		goto out_fs;
+	}
 	/*
 	 * A dry run exits as the restore would where it can tell: 1 when a
 	 * statement would not apply ('!' lines).
