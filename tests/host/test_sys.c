@@ -477,6 +477,92 @@ static void sys_tree_json_escapes_values(void)
 }
 
 /*
+ * Keys and passwords were printed in the clear by tree, diff, restore -n
+ * and -v, and restore's messages (the journal, at boot); names and values
+ * with terminal control bytes reached the terminal as they were.
+ *
+ *   ROOT/nvmet/hosts/h1/dhchap_key = KEY
+ *   ROOT/target/iscsi/t/tpgt_1/auth/password = PASS
+ *   ROOT/x/dhchap_ctrl_key/     (a directory: setting it fails)
+ */
+static void sys_secrets_hidden_and_control_bytes_escaped(void)
+{
+	static const char key[] = "DHHC-1:00:c2VjcmV0a2V5:";
+	char *out;
+	char *text;
+
+	mk_root();
+	mkdir(at("nvmet"), 0755);
+	mkdir(at("nvmet/hosts"), 0755);
+	mkdir(at("nvmet/hosts/h1"), 0755);
+	put_text("nvmet/hosts/h1/dhchap_key", "DHHC-1:00:c2VjcmV0a2V5:\n");
+	mkdir(at("target"), 0755);
+	mkdir(at("target/iscsi"), 0755);
+	mkdir(at("target/iscsi/t"), 0755);
+	mkdir(at("target/iscsi/t/tpgt_1"), 0755);
+	mkdir(at("target/iscsi/t/tpgt_1/auth"), 0755);
+	put_text("target/iscsi/t/tpgt_1/auth/password", "chappass\n");
+	put_text("target/iscsi/t/tpgt_1/auth/userid", "chapuser\n");
+	mkdir(at("x"), 0755);
+	mkdir(at("x/dhchap_ctrl_key"), 0755);
+	put_text("x/title", "\x1b]0;pwned\x07\xc2\x9b" "2J\n");
+	EXPECT(RUN(&out, "tree") == 0);
+	EXPECT(strstr(out, "dhchap_key = [secret]\n"));
+	EXPECT(strstr(out, "password = [secret]\n"));
+	EXPECT(strstr(out, "userid = chapuser\n"));
+	EXPECT(!strstr(out, key) && !strstr(out, "chappass"));
+	EXPECT(!strchr(out, '\x1b') && !strstr(out, "\xc2\x9b"));
+	free(out);
+	EXPECT(RUN(&out, "tree", "--json") == 0);
+	EXPECT(strstr(out, "\"path\":\"nvmet/hosts/h1/dhchap_key\",\"type\":\"attr\",\"mode\":\"0644\",\"uid\":0,\"gid\":0,\"access\":\"rw\",\"secret\":true}"));
+	EXPECT(!strstr(out, key) && !strstr(out, "chappass"));
+	EXPECT(!strstr(out, "\xc2\x9b") && strstr(out, "\\u009b"));
+	free(out);
+	EXPECT(RUN(&out, "tree", "--show-secrets", "nvmet") == 0);
+	EXPECT(strstr(out, key));
+	free(out);
+	cfs_opts.show_secrets = false;
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../k.save")) == 0);
+	free(out);
+	text = get("../k.save");
+	EXPECT(text && strstr(text, key) && strstr(text, "chappass"));
+	free(text);
+	put_text("../n.save", "version 1\n"
+		 "set nvmet/hosts/h1/dhchap_key DHHC-1:00:bmV3a2V5:\n"
+		 "set target/iscsi/t/tpgt_1/auth/password newpass\n"
+		 "set x/dhchap_ctrl_key DHHC-1:00:Y3RybGtleQ==:\n"
+		 "end\n");
+	EXPECT(RUN(&out, "diff", (char *)at("../n.save")) == CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "-set nvmet/hosts/h1/dhchap_key [secret]\n"
+			   "+set nvmet/hosts/h1/dhchap_key [secret]\n"));
+	EXPECT(!strstr(out, key) && !strstr(out, "bmV3a2V5"));
+	EXPECT(!strstr(out, "chappass") && !strstr(out, "newpass"));
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../n.save")) ==
+	       CFS_EXIT_FAIL);
+	EXPECT(!strstr(out, key) && !strstr(out, "bmV3a2V5") &&
+	       !strstr(out, "newpass") && !strstr(out, "Y3RybGtleQ"));
+	free(out);
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../n.save")) ==
+	       CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "set nvmet/hosts/h1/dhchap_key [secret]\n"));
+	EXPECT(!strstr(out, "bmV3a2V5") && !strstr(out, "newpass"));
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "set x/dhchap_ctrl_key [secret]"));
+	EXPECT(!strstr(ktap_stderr(), "Y3RybGtleQ"));
+	text = get("nvmet/hosts/h1/dhchap_key");
+	EXPECT(text && strstr(text, "bmV3a2V5"));
+	free(text);
+	EXPECT(RUN(&out, "tree", "no\x1b[2Jsuch") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "no\\x1b[2Jsuch"));
+	EXPECT(!strchr(ktap_stderr(), '\x1b'));
+	unlink(at("../k.save"));
+	unlink(at("../n.save"));
+	rm_root();
+}
+
+/*
  * Every problem of a file in one run, each with the whole file name and
  * its line: a syntax error and a conflict together.
  */
@@ -1255,6 +1341,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),
+	KTAP_CASE(sys_secrets_hidden_and_control_bytes_escaped),
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
 	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
 	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),

@@ -382,9 +382,9 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	return true;
 }
 
-/* @value as the file would hold it, for a message. */
-static const char *apply_quote(struct apply *a, const char *value,
-			       size_t len)
+/* @value of @path as the file would hold it, for a message. */
+static const char *apply_quote(struct apply *a, const char *path,
+			       const char *value, size_t len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -393,7 +393,7 @@ static const char *apply_quote(struct apply *a, const char *value,
 	mem = open_memstream(&text, &size);
 	if (!mem)
 		cfs_out_of_memory();
-	format_put_token(mem, value, len);
+	format_put_value(mem, path, value, len);
 	fclose(mem);
 	value = arena_strdup(&a->plan->arena, text);
 	free(text);
@@ -453,7 +453,7 @@ static bool apply_recheck(struct apply *a, struct op *op, bool final)
 	op->err = ret ? -ret : EIO;
 	op->detail = arena_printf(&a->plan->arena,
 				  "changed by the kernel after it was written; reads %s%s%s",
-				  cur ? apply_quote(a, cur, len) : "?",
+				  cur ? apply_quote(a, path, cur, len) : "?",
 				  ret ? "; writing it again: " : "",
 				  ret ? cfs_strerror(ret) : "");
 	if (fs_record(a->fs))
@@ -648,7 +648,10 @@ static void apply_report(struct apply *a, const char *file)
 				file, st->line, text,
 				op->detail ? op->detail :
 				cfs_strerror(op->err));
-			if (op->record)
+			if (op->record && cfs_hides(st->path))
+				fputs("  (the client's record is not shown: it may hold the value; configfs why shows it)\n",
+				      stderr);
+			else if (op->record)
 				record_print(stderr, "  ", op->record,
 					     strlen(op->record));
 		} else if (st->kind == STMT_COMMIT) {
@@ -716,8 +719,11 @@ static void describe_line(struct describe *d, const char *prefix,
 			  const struct stmt *st, const char *note)
 {
 	format_print_stmt(d->out, prefix, st);
-	if (note)
-		fprintf(d->out, "#  ^ %s\n", note);
+	if (note) {
+		fputs("#  ^ ", d->out);
+		cfs_put_safe(d->out, note, strlen(note));
+		fputc('\n', d->out);
+	}
 	if (prefix[0] == '+' || prefix[0] == '!')
 		d->nr_diffs++;
 	if (prefix[0] == '!')

@@ -53,6 +53,7 @@ struct cfs_opts {
 	/* NULL: /lib/modules/$(uname -r)/modules.dep. Tests set it. */
 	const char *modules_dep;
 	const char *udc_class;	/* NULL: /sys/class/udc */
+	bool show_secrets;	/* --show-secrets: print secret values */
 };
 
 extern struct cfs_opts cfs_opts;
@@ -65,6 +66,9 @@ struct arena {
 };
 
 __printf(2, 3) void cfs_err(const char *object, const char *fmt, ...);
+void cfs_put_safe(FILE *out, const char *s, size_t len);
+bool cfs_is_secret(const char *path);
+bool cfs_hides(const char *path);
 void cfs_usage_line(FILE *out, const char *rest);
 const char *cfs_strerror(int err);
 __noreturn void cfs_out_of_memory(void);
@@ -288,6 +292,9 @@ struct stmt *script_add(struct script *script, enum stmt_kind kind,
 void script_free(struct script *script);
 void format_put_token(FILE *out, const char *s, size_t len);
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st);
+void format_save_stmt(FILE *out, const struct stmt *st);
+void format_put_value(FILE *out, const char *path, const char *s,
+		      size_t len);
 void format_print_header(FILE *out);
 void format_print_end(FILE *out);
 void format_print_note(FILE *out, const char *what, const char *path,

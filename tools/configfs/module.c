@@ -99,7 +99,7 @@ int module_save(struct fs *fs, FILE *out)
 	for (next = 0; next < nr; next++) {
 		struct stmt st = { .kind = STMT_MODULE, .path = names[next] };
 
-		format_print_stmt(out, "", &st);
+		format_save_stmt(out, &st);
 	}
 	free(names);
 	arena_free(&arena);

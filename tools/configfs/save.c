@@ -57,13 +57,13 @@ static void save_modes(struct save *s, const struct node *node)
 	if (!walk_mode_is_default(node)) {
 		st.kind = STMT_CHMOD;
 		st.mode = node->mode;
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 	}
 	if (node->uid || node->gid) {
 		st.kind = STMT_CHOWN;
 		st.uid = node->uid;
 		st.gid = node->gid;
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 	}
 }
 
@@ -85,12 +85,12 @@ static void save_attr(struct save *s, const struct node *node)
 		/* A gadget's UDC names this machine's controller. */
 		st.any = (s->flags & SAVE_PORTABLE) && node->len &&
 			 !strcmp(node->name, "UDC");
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 		break;
 	case ATTR_WRITE_ONLY:
 		kept = save_kept(s, node->path);
 		if (kept)
-			format_print_stmt(s->out, "", kept);
+			format_save_stmt(s->out, kept);
 		else
 			format_print_note(s->out, "write-only, not saved",
 					  node->path, "add: set PATH VALUE");
@@ -126,7 +126,7 @@ static void save_link(struct save *s, const struct node *node)
 		return;
 	}
 	st.len = strlen(node->target);
-	format_print_stmt(s->out, "", &st);
+	format_save_stmt(s->out, &st);
 	save_modes(s, node);
 }
 
@@ -139,7 +139,7 @@ static void save_dir(struct save *s, const struct node *dir)
 		/* A blank line ends each directory with content. */
 		if (s->block)
 			fputc('\n', s->out);
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 		save_modes(s, dir);
 	}
 	s->block = false;

@@ -44,7 +44,8 @@ static void tree_print(FILE *out, const struct node *node, int depth)
 		switch (node->state) {
 		case ATTR_TEXT:
 			fputs(" = ", out);
-			format_put_token(out, node->value, node->len);
+			format_put_value(out, node->path, node->value,
+					 node->len);
 			break;
 		case ATTR_WRITE_ONLY:
 			fputs(" [write-only]", out);
@@ -86,7 +87,9 @@ static void tree_json(FILE *out, const struct node *node, bool *first)
 		fprintf(out, ",\"access\":\"%s\"",
 			!node->writable ? "ro" :
 			node->state == ATTR_WRITE_ONLY ? "wo" : "rw");
-		if (node->state == ATTR_TEXT)
+		if (node->state == ATTR_TEXT && cfs_hides(node->path))
+			fputs(",\"secret\":true", out);
+		else if (node->state == ATTR_TEXT)
 			json_field(out, "value", node->value, node->len);
 		else if (node->state == ATTR_BINARY)
 			fprintf(out, ",\"binary_size\":%zu", node->size);
@@ -109,7 +112,8 @@ static void tree_usage(FILE *out)
 	cfs_usage_line(out, "tree [--json] [PATH]");
 	fputs("Show the tree under PATH (default: all) with attribute values.\n"
 	      "  -j, --json  one JSON object per entry, for scripts, in\n"
-	      "              {\"version\":N,\"entries\":[...]}\n",
+	      "              {\"version\":N,\"entries\":[...]}\n"
+	      "  --show-secrets  secret values (keys, passwords) too\n",
 	      out);
 }
 
@@ -117,6 +121,7 @@ int cmd_tree(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,6 +137,9 @@ int cmd_tree(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'S':
+			cfs_opts.show_secrets = true;
 			break;
 		case 'h':
 			tree_usage(stdout);
@@ -166,8 +174,12 @@ int cmd_tree(int argc, char **argv)
 	} else if (tree.top->kind == NODE_DIR) {
 		size_t i;
 
-		fprintf(stdout, "%s%s%s\n", fs.root, path[0] ? "/" : "",
-			path[0] || fs.root[0] ? path : "/");
+		char *top = arena_printf(&arena, "%s%s%s", fs.root,
+					 path[0] ? "/" : "",
+					 path[0] || fs.root[0] ? path : "/");
+
+		cfs_put_safe(stdout, top, strlen(top));
+		putchar('\n');
 		for (i = 0; i < tree.top->nr_kids; i++)
 			tree_print(stdout, tree.top->kids[i], 1);
 	} else {

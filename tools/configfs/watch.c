@@ -125,12 +125,13 @@ static void watch_print_entry(struct watch *w, const char *event,
 	watch_end(w);
 }
 
-/* One side of a value change, in text. */
-static void watch_put_side(struct watch *w, const struct wentry *e)
+/* One side of a value change of @path, in text. */
+static void watch_put_side(struct watch *w, const char *path,
+			   const struct wentry *e)
 {
 	switch (e->state) {
 	case ATTR_TEXT:
-		format_put_token(w->out, e->value, e->len);
+		format_put_value(w->out, path, e->value, e->len);
 		break;
 	case ATTR_BINARY:
 		fprintf(w->out, "[binary, %zu bytes]", e->size);
@@ -156,7 +157,10 @@ static void watch_print_change(struct watch *w, const char *path,
 		return;
 	}
 	watch_begin(w, "change", path);
-	if (w->json) {
+	if (w->json && cfs_hides(path) &&
+	    (old->state == ATTR_TEXT || cur->state == ATTR_TEXT)) {
+		fputs(",\"secret\":true", w->out);
+	} else if (w->json) {
 		if (old->state == ATTR_TEXT)
 			json_field(w->out, "old", old->value, old->len);
 		if (cur->state == ATTR_TEXT)
@@ -168,12 +172,12 @@ static void watch_print_change(struct watch *w, const char *path,
 				   strlen(cfs_strerror(cur->err)));
 	} else if (cur->state == ATTR_BINARY) {
 		fputc(' ', w->out);
-		watch_put_side(w, cur);
+		watch_put_side(w, path, cur);
 	} else {
 		fputc(' ', w->out);
-		watch_put_side(w, old);
+		watch_put_side(w, path, old);
 		fputs(" -> ", w->out);
-		watch_put_side(w, cur);
+		watch_put_side(w, path, cur);
 	}
 	watch_end(w);
 }
@@ -684,7 +688,8 @@ static void watch_usage(FILE *out)
 	      "directories and links created and removed, values changed\n"
 	      "(old and new), writes to write-only attributes. Ctrl-C ends.\n"
 	      "  -j, --json   one JSON object per line, after {\"version\":N}\n"
-	      "  -q, --quiet  no \"watching\" note on standard error\n",
+	      "  -q, --quiet  no \"watching\" note on standard error\n"
+	      "  --show-secrets  secret values (keys, passwords) too\n",
 	      out);
 }
 
@@ -693,6 +698,7 @@ int cmd_watch(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -715,6 +721,9 @@ int cmd_watch(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'S':
+			cfs_opts.show_secrets = true;
 			break;
 		case 'h':
 			watch_usage(stdout);
