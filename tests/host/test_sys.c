@@ -75,6 +75,19 @@ static void put_text(const char *rel, const char *text)
 	put(rel, 0644, text, strlen(text));
 }
 
+/*
+ * Removes the regular files under @rel, as configfs removes an item's
+ * attributes with it: rm never removes a file of a stand-in root.
+ */
+static void drop_files(const char *rel)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "find '%s' -type f -delete", at(rel));
+	if (system(cmd))
+		abort();
+}
+
 static char *get(const char *rel)
 {
 	size_t len;
@@ -188,6 +201,7 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	EXPECT(first && strstr(first, "# write-only, not saved: nvmet/ports/1/wo"));
 	EXPECT(first && strstr(first, "set nvmet/ports/1/bin \"a\\x00b\"\n"));
 	EXPECT(first && !strstr(first, "ports/1/ro"));
+	drop_files("nvmet");
 	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
 	free(out);
 	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
@@ -327,6 +341,7 @@ static void sys_rm_refuses_the_root_without_all(void)
 	EXPECT(strstr(ktap_stderr(), ": the configfs root: every subsystem's"));
 	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
 	EXPECT(chdir(at("nvmet/ports")) == 0);
+	drop_files("nvmet/ports/1");
 	EXPECT(RUN(&out, "rm", "-r", "1") == 0);
 	free(out);
 	EXPECT(access(at("nvmet/ports/1"), F_OK) && errno == ENOENT);
@@ -334,6 +349,7 @@ static void sys_rm_refuses_the_root_without_all(void)
 	EXPECT(fchdir(cwd) == 0);
 	EXPECT(RUN(&out, "rm", "--all", "nvmet") == CFS_EXIT_USAGE);
 	free(out);
+	drop_files("");
 	EXPECT(RUN(&out, "rm", "--all") == 0);
 	free(out);
 	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
@@ -752,6 +768,7 @@ static void sys_restore_paths_applies_only_those_subtrees(void)
 	build();
 	EXPECT(RUN(&out, "save", "-o", (char *)at("../p.save")) == 0);
 	free(out);
+	drop_files("nvmet");
 	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
 	free(out);
 	EXPECT(RUN(&out, "restore", "-n", (char *)at("../p.save"),
@@ -892,6 +909,7 @@ static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
 	first = get("../b.save");
 	EXPECT(first && strstr(first, want));
 	EXPECT(first && !strstr(first, "not saved"));
+	drop_files("g");
 	EXPECT(RUN(&out, "rm", "-r", "g") == 0);
 	free(out);
 	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == 0);
@@ -1001,6 +1019,68 @@ static void sys_zero_byte_write_is_an_error_not_a_loop(void)
 	EXPECT(fs_write_value(&fs, "a", "", 0) == -CFS_EZEROWRITE);
 	zero_writes = false;
 	fs_close(&fs);
+	rm_root();
+}
+
+/*
+ * Any directory counted as a stand-in: $CONFIGFS_ROOT at a home directory
+ * made "rm --all" delete a user's documents; the root, looked up by path
+ * on every call, could be swapped for a link mid-run (a file outside it
+ * went); restore made setuid files. A stand-in needs -R, is held by one
+ * descriptor, takes no set-id bit, and rm removes none of its files.
+ *
+ *   ROOT/docs/letter        a regular file
+ *   ROOT/d/                 an empty directory
+ *   OUTSIDE/d/              what ROOT's path leads to after the swap
+ */
+static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
+{
+	char outside[] = "/tmp/cfs-outside-XXXXXX";
+	char moved[80];
+	char path[160];
+	struct fs fs;
+	char *out;
+
+	mk_root();
+	mkdir(at("docs"), 0755);
+	put_text("docs/letter", "dear\n");
+	mkdir(at("d"), 0755);
+	cfs_opts.root = NULL;
+	setenv("CONFIGFS_ROOT", root, 1);
+	EXPECT(RUN(&out, "rm", "--all") == CFS_EXIT_SYSTEM);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "not a configfs mount"));
+	EXPECT(RUN(&out, "tree") == CFS_EXIT_SYSTEM);
+	free(out);
+	unsetenv("CONFIGFS_ROOT");
+	cfs_opts.root = root;
+	EXPECT(RUN(&out, "rm", "--all") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "docs: holds files: a stand-in root's files are never removed"));
+	EXPECT(!access(at("docs/letter"), F_OK));
+	EXPECT(RUN(&out, "rm", "docs/letter") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(!access(at("docs/letter"), F_OK));
+	put_text("../s.save", "version 1\nset docs/letter x\n"
+		 "chmod docs/letter 4755\nchmod docs 2755\nend\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../s.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(mode_of("docs/letter") == 0644 && mode_of("docs") == 0755);
+	unlink(at("../s.save"));
+	EXPECT(fs_open_sys(&fs, root, true) == 0);
+	EXPECT(fs_unlink(&fs, "docs/letter") == -EPERM);
+	EXPECT(mkdtemp(outside) != NULL);
+	snprintf(path, sizeof(path), "%s/d", outside);
+	EXPECT(mkdir(path, 0755) == 0);
+	snprintf(moved, sizeof(moved), "%s.moved", root);
+	EXPECT(rename(root, moved) == 0 && symlink(outside, root) == 0);
+	EXPECT(fs_rmdir(&fs, "d") == 0);
+	EXPECT(!access(path, F_OK));
+	fs_close(&fs);
+	EXPECT(unlink(root) == 0 && rename(moved, root) == 0);
+	EXPECT(access(at("d"), F_OK) && errno == ENOENT);
+	rmdir(path);
+	rmdir(outside);
 	rm_root();
 }
 
@@ -1129,6 +1209,7 @@ static void sys_commit_restore_configures_in_pending_and_commits_last(void)
 	free(out);
 	first = get("../c1.save");
 	EXPECT(first && strstr(first, "mkdir grp/live/x\nset grp/live/x/a 5\n"));
+	drop_files("grp");
 	EXPECT(RUN(&out, "rm", "-r", "-v", "grp", "other") == 0);
 	EXPECT(before(out, "unlink other/links/x\n", "uncommit grp/live/x\n"));
 	EXPECT(before(out, "uncommit grp/live/x\n", "rmdir grp/pending/x\n"));
@@ -1233,6 +1314,7 @@ static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
 	free(out);
 	EXPECT(!access(at("grp/live/x/child/c"), F_OK));
 	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	drop_files("grp/live/x");
 	EXPECT(RUN(&out, "rm", "-r", "grp/live/x") == 0);
 	free(out);
 	EXPECT(access(at("grp/live/x"), F_OK) && errno == ENOENT);
@@ -1356,6 +1438,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_default_root_must_be_configfs),
+	KTAP_CASE(sys_stand_in_root_only_with_R_and_held_by_one_fd),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),
 	KTAP_CASE(sys_why_reads_the_record_xattr),
 	KTAP_CASE(sys_commit_restore_configures_in_pending_and_commits_last),

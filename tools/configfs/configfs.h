@@ -143,8 +143,9 @@ struct fs {
 	char *record;		/* of the last write, mkdir or symlink */
 };
 
-int fs_open_sys(struct fs *fs, const char *root, bool root_given);
+int fs_open_sys(struct fs *fs, const char *root, bool stand_in);
 void fs_close(struct fs *fs);
+int fs_root_fd(struct fs *fs);
 int fs_open_cmd(struct fs *fs);
 int fs_lstat(struct fs *fs, const char *path, struct fs_stat *st);
 int fs_list(struct fs *fs, const char *path, struct arena *arena,

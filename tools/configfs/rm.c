@@ -180,7 +180,11 @@ static int rm_dirs(struct rm *rm, const struct node *dir, char *path,
 				"a default group or subsystem root: emptied, stays");
 		return 0;
 	}
-	cfs_err(path, "cannot remove: %s; stopped here", cfs_strerror(ret));
+	if (ret == -ENOTEMPTY && rm->fs->simulate)
+		cfs_err(path, "holds files: a stand-in root's files are never removed; stopped here");
+	else
+		cfs_err(path, "cannot remove: %s; stopped here",
+			cfs_strerror(ret));
 	return ret;
 }
 

@@ -598,7 +598,7 @@ void watch_stop(struct watch *w)
 
 struct watch_sys {
 	int fd;
-	const char *root;
+	int root_fd;	/* fs_root_fd(): the root as opened, not its path */
 };
 
 static int watch_sys_add(void *priv, const char *path)
@@ -607,10 +607,11 @@ static int watch_sys_add(void *priv, const char *path)
 	char full[PATH_MAX];
 	int wd;
 
-	if (snprintf(full, sizeof(full), "%s/%s", sys->root, path) >=
-	    (int)sizeof(full))
+	if (snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", sys->root_fd,
+		     path) >= (int)sizeof(full))
 		return -ENAMETOOLONG;
-	wd = inotify_add_watch(sys->fd, full, WATCH_MASK);
+	wd = inotify_add_watch(sys->fd, full, WATCH_MASK | IN_DONT_FOLLOW |
+			       IN_ONLYDIR);
 	return wd < 0 ? -errno : wd;
 }
 
@@ -754,7 +755,7 @@ int cmd_watch(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sfd = -1;
-	sys.root = fs.root;
+	sys.root_fd = fs_root_fd(&fs);
 	sys.fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (sys.fd >= 0 && !sigprocmask(SIG_BLOCK, &sigs, NULL))
 		sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
