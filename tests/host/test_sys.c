@@ -521,7 +521,8 @@ static void sys_secrets_hidden_and_control_bytes_escaped(void)
 	put_text("target/iscsi/t/tpgt_1/auth/userid", "chapuser\n");
 	mkdir(at("x"), 0755);
 	mkdir(at("x/dhchap_ctrl_key"), 0755);
-	put_text("x/title", "\x1b]0;pwned\x07\xc2\x9b" "2J\n");
+	/* OSC (retitle), BEL, then C1 CSI (U+009B) "2J": clear the screen. */
+	put_text("x/title", "\x1b]0;pwned\x07\xc2\x9b\x32J\n");
 	EXPECT(RUN(&out, "tree") == 0);
 	EXPECT(strstr(out, "dhchap_key = [secret]\n"));
 	EXPECT(strstr(out, "password = [secret]\n"));
@@ -530,7 +531,8 @@ static void sys_secrets_hidden_and_control_bytes_escaped(void)
 	EXPECT(!strchr(out, '\x1b') && !strstr(out, "\xc2\x9b"));
 	free(out);
 	EXPECT(RUN(&out, "tree", "--json") == 0);
-	EXPECT(strstr(out, "\"path\":\"nvmet/hosts/h1/dhchap_key\",\"type\":\"attr\",\"mode\":\"0644\",\"uid\":0,\"gid\":0,\"access\":\"rw\",\"secret\":true}"));
+	EXPECT(strstr(out, "\"path\":\"nvmet/hosts/h1/dhchap_key\","));
+	EXPECT(strstr(out, "\"access\":\"rw\",\"secret\":true}"));
 	EXPECT(!strstr(out, key) && !strstr(out, "chappass"));
 	EXPECT(!strstr(out, "\xc2\x9b") && strstr(out, "\\u009b"));
 	free(out);
@@ -1056,7 +1058,8 @@ static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
 	cfs_opts.root = root;
 	EXPECT(RUN(&out, "rm", "--all") == CFS_EXIT_FAIL);
 	free(out);
-	EXPECT(strstr(ktap_stderr(), "docs: holds files: a stand-in root's files are never removed"));
+	EXPECT(strstr(ktap_stderr(),
+		      "docs: holds files: a stand-in root's files are never"));
 	EXPECT(!access(at("docs/letter"), F_OK));
 	EXPECT(RUN(&out, "rm", "docs/letter") == CFS_EXIT_FAIL);
 	free(out);
@@ -1069,7 +1072,7 @@ static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
 	unlink(at("../s.save"));
 	EXPECT(fs_open_sys(&fs, root, true) == 0);
 	EXPECT(fs_unlink(&fs, "docs/letter") == -EPERM);
-	EXPECT(mkdtemp(outside) != NULL);
+	EXPECT(mkdtemp(outside));
 	snprintf(path, sizeof(path), "%s/d", outside);
 	EXPECT(mkdir(path, 0755) == 0);
 	snprintf(moved, sizeof(moved), "%s.moved", root);

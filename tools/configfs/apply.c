@@ -622,6 +622,9 @@ static bool apply_unblock(struct apply *a)
 	return false;
 }
 
+#define APPLY_RECORD_HIDDEN \
+	"  (the client's record is not shown: it may hold the value; configfs why shows it)\n"
+
 static void apply_report(struct apply *a, const char *file)
 {
 	struct plan *plan = a->plan;
@@ -649,8 +652,7 @@ static void apply_report(struct apply *a, const char *file)
 				op->detail ? op->detail :
 				cfs_strerror(op->err));
 			if (op->record && cfs_hides(st->path))
-				fputs("  (the client's record is not shown: it may hold the value; configfs why shows it)\n",
-				      stderr);
+				fputs(APPLY_RECORD_HIDDEN, stderr);
 			else if (op->record)
 				record_print(stderr, "  ", op->record,
 					     strlen(op->record));
