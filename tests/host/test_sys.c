@@ -1087,6 +1087,75 @@ static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
 	rm_root();
 }
 
+/*
+ * LIO's write-only control was lost on save: the user had to add it by
+ * hand. As rtslib, save rebuilds it from the backstore's info.
+ *
+ *   ROOT/target/core/HBA/DEV/{control (0200), info (0444), enable}
+ */
+static void lio_backstore(const char *dev, const char *info)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "target/core/%s", dev);
+	*strchr(path + 12, '/') = '\0';
+	mkdir(at(path), 0755);
+	snprintf(path, sizeof(path), "target/core/%s", dev);
+	mkdir(at(path), 0755);
+	snprintf(path, sizeof(path), "target/core/%s/control", dev);
+	put(path, 0200, "", 0);
+	snprintf(path, sizeof(path), "target/core/%s/info", dev);
+	put(path, 0444, info, strlen(info));
+	snprintf(path, sizeof(path), "target/core/%s/enable", dev);
+	put_text(path, "1\n");
+}
+
+#define FD_INFO(id, file, size, mode, async)				\
+	"        TCM FILEIO ID: " id "        File: " file "  Size: " size \
+	"  Mode: " mode " Async: " async "\n"
+#define LIO_CTL(dev)	"set target/core/" dev "/control "
+#define LIO_REBUILT	"# write-only, rebuilt from info: target/core/"
+#define LIO_NOT_SAVED	"# write-only, not saved: target/core/"
+#define RD_INFO	"        PAGES/PAGE_SIZE: 256*4096  SG_table_count: 1  nullio: 1 dummy: 0\n"
+#define FD0_CTL	"\"fd_dev_name=/tmp/a disk,fd_dev_size=1048576\"\n"
+#define FD1_CTL	"fd_dev_name=/tmp/wb,fd_dev_size=4096,fd_buffered_io=1,fd_async_io=1\n"
+
+static void sys_save_rebuilds_lio_control_from_info(void)
+{
+	char *out;
+
+	mk_root();
+	mkdir(at("target"), 0755);
+	mkdir(at("target/core"), 0755);
+	lio_backstore("fileio_0/disk", "Status: ACTIVATED  Max Queue Depth: 128\n"
+		      FD_INFO("0", "/tmp/a disk", "1048576", "O_DSYNC", "0"));
+	lio_backstore("fileio_1/wb",
+		      FD_INFO("1", "/tmp/wb", "4096", "Buffered-WCE", "1"));
+	lio_backstore("fileio_2/comma",
+		      FD_INFO("2", "/tmp/a,b", "4096", "O_DSYNC", "0"));
+	lio_backstore("iblock_0/blk", "Status: ACTIVATED\n"
+		      "iBlock device: loop0  UDEV PATH: /dev/loop0  readonly: 1\n"
+		      "        Major: 7 Minor: 0  CLAIMED: IBLOCK\n");
+	lio_backstore("rd_mcp_0/rd", "        TCM RamDisk ID: 0\n" RD_INFO);
+	lio_backstore("pscsi_0/p", "Status: ACTIVATED\n");
+	EXPECT(RUN(&out, "save", "target") == 0);
+	EXPECT(strstr(out, LIO_REBUILT "fileio_0/disk/control\n"
+		      LIO_CTL("fileio_0/disk") FD0_CTL));
+	EXPECT(strstr(out, LIO_CTL("fileio_1/wb") FD1_CTL));
+	EXPECT(strstr(out, LIO_NOT_SAVED "fileio_2/comma/control"));
+	EXPECT(strstr(out, LIO_CTL("iblock_0/blk") "udev_path=/dev/loop0,readonly=1\n"));
+	EXPECT(strstr(out, LIO_CTL("rd_mcp_0/rd") "rd_pages=256,rd_nullio=1\n"));
+	EXPECT(strstr(out, LIO_NOT_SAVED "pscsi_0/p/control"));
+	free(out);
+	put_text("../k.save", "version 1\n"
+		 LIO_CTL("iblock_0/blk") "udev_path=/dev/sdz\nend\n");
+	EXPECT(RUN(&out, "save", "-k", (char *)at("../k.save"), "target") == 0);
+	EXPECT(strstr(out, LIO_CTL("iblock_0/blk") "udev_path=/dev/sdz\n"));
+	free(out);
+	unlink(at("../k.save"));
+	rm_root();
+}
+
 static void sys_default_root_must_be_configfs(void)
 {
 	struct fs fs;
@@ -1440,6 +1509,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
+	KTAP_CASE(sys_save_rebuilds_lio_control_from_info),
 	KTAP_CASE(sys_default_root_must_be_configfs),
 	KTAP_CASE(sys_stand_in_root_only_with_R_and_held_by_one_fd),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),

@@ -21,6 +21,7 @@
 #include "configfs.h"
 
 struct save {
+	struct fs *fs;
 	FILE *out;
 	unsigned int flags;
 	const struct stmt **keep;	/* write-only values, by path */
@@ -67,6 +68,114 @@ static void save_modes(struct save *s, const struct node *node)
 	}
 }
 
+/*
+ * The part of @info after @key, up to @stop (or the end of its line);
+ * NULL when @key is not there. rtslib reads info the same way.
+ */
+static char *save_info_field(const char *info, const char *key,
+			     const char *stop)
+{
+	const char *p = strstr(info, key);
+	const char *eol;
+	const char *end;
+
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	eol = strchrnul(p, '\n');
+	end = stop ? strstr(p, stop) : NULL;
+	if (!end || end > eol)
+		end = eol;
+	return strndup(p, end - p);
+}
+
+/* Is @s a decimal number? */
+static bool save_is_number(const char *s)
+{
+	return s && s[0] && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+ * A LIO backstore's control (target/core/HBA/DEVICE/control) is
+ * write-only and carries what the backstore is: without it a restore
+ * cannot enable it. As rtslib does, it is rebuilt from the backstore's
+ * info for the types whose info shows all of it: fileio (name and size;
+ * buffered and async I/O), iblock (udev path; read-only) and rd_mcp
+ * (pages; nullio, dummy). Returns the value, to free, or NULL.
+ */
+static char *save_lio_control(struct save *s, const struct node *node)
+{
+	const char *hba = node->path + strlen("target/core/");
+	char *info_path;
+	char *value = NULL;
+	char *info;
+	char *a = NULL;
+	char *b = NULL;
+	size_t total;
+	size_t len;
+	const char *p;
+	int slashes = 0;
+
+	if (strncmp(node->path, "target/core/", 12) ||
+	    strcmp(node->name, "control"))
+		return NULL;
+	for (p = hba; *p; p++)
+		slashes += *p == '/';
+	if (slashes != 2)
+		return NULL;
+	info_path = strdup(node->path);
+	info = xmalloc(CFS_VALUE_MAX + 1);
+	if (!info_path)
+		cfs_out_of_memory();
+	strcpy(info_path + strlen(info_path) - strlen("control"), "info");
+	if (fs_read(s->fs, info_path, info, CFS_VALUE_MAX, &len, &total) ||
+	    memchr(info, '\0', len))
+		goto out;
+	info[len] = '\0';
+	if (!strncmp(hba, "fileio_", 7)) {
+		/* "File: %s  Size: %llu  Mode: %s Async: %d" */
+		a = save_info_field(info, "File: ", "  Size: ");
+		b = save_info_field(info, "  Size: ", "  Mode: ");
+		if (!a || !a[0] || !save_is_number(b))
+			goto out;
+		if (asprintf(&value, "fd_dev_name=%s,fd_dev_size=%s%s%s", a, b,
+			     strstr(info, "Mode: Buffered-WCE") ?
+			     ",fd_buffered_io=1" : "",
+			     strstr(info, " Async: 1") ?
+			     ",fd_async_io=1" : "") < 0)
+			value = NULL;
+	} else if (!strncmp(hba, "iblock_", 7)) {
+		/* "  UDEV PATH: %s  readonly: %d" */
+		a = save_info_field(info, "  UDEV PATH: ", "  readonly: ");
+		if (!a || !a[0])
+			goto out;
+		if (asprintf(&value, "udev_path=%s%s", a,
+			     strstr(info, "  readonly: 1") ?
+			     ",readonly=1" : "") < 0)
+			value = NULL;
+	} else if (!strncmp(hba, "rd_mcp_", 7)) {
+		/* "PAGES/PAGE_SIZE: %u*%lu ... nullio: %d dummy: %d" */
+		a = save_info_field(info, "PAGES/PAGE_SIZE: ", "*");
+		if (!save_is_number(a) || !strcmp(a, "0"))
+			goto out;
+		if (asprintf(&value, "rd_pages=%s%s%s", a,
+			     strstr(info, "nullio: 1") ? ",rd_nullio=1" : "",
+			     strstr(info, "dummy: 1") ? ",rd_dummy=1" : "") < 0)
+			value = NULL;
+	}
+	/* The kernel splits control at ',' and newlines: none can be in a part. */
+	if (value && (strchr(a, ',') || strchr(a, '\n'))) {
+		free(value);
+		value = NULL;
+	}
+out:
+	free(a);
+	free(b);
+	free(info);
+	free(info_path);
+	return value;
+}
+
 static void save_attr(struct save *s, const struct node *node)
 {
 	struct stmt st = {
@@ -77,6 +186,7 @@ static void save_attr(struct save *s, const struct node *node)
 	};
 	const struct stmt *kept;
 	char detail[64];
+	char *rebuilt;
 
 	if (!node->writable)
 		goto modes;
@@ -89,11 +199,20 @@ static void save_attr(struct save *s, const struct node *node)
 		break;
 	case ATTR_WRITE_ONLY:
 		kept = save_kept(s, node->path);
-		if (kept)
+		rebuilt = kept ? NULL : save_lio_control(s, node);
+		if (kept) {
 			format_save_stmt(s->out, kept);
-		else
+		} else if (rebuilt) {
+			st.arg = rebuilt;
+			st.len = strlen(rebuilt);
+			format_print_note(s->out, "write-only, rebuilt from info",
+					  node->path, NULL);
+			format_save_stmt(s->out, &st);
+			free(rebuilt);
+		} else {
 			format_print_note(s->out, "write-only, not saved",
 					  node->path, "add: set PATH VALUE");
+		}
 		break;
 	case ATTR_BINARY:
 		snprintf(detail, sizeof(detail), "%zu bytes, more than %d",
@@ -166,7 +285,7 @@ static void save_dir(struct save *s, const struct node *dir)
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
 	      unsigned int flags, FILE *out)
 {
-	struct save s = { .out = out, .flags = flags };
+	struct save s = { .fs = fs, .out = out, .flags = flags };
 	struct tree tree;
 	size_t i;
 	int ret;
