@@ -750,6 +750,16 @@ static void sys_restore_loads_only_configfs_clients_by_name(void)
 	text = get("zz/modprobe.log");
 	EXPECT_STR(text, "-q -- target-core-mod\n");
 	free(text);
+	/* configfs built in: no client can be told, none is loaded. */
+	put_text("zz/modules.dep", "kernel/drivers/target/target_core_mod.ko:\n");
+	rmdir(at("a"));
+	EXPECT(RUN(&out, "restore", (char *)at("../y.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "target-core-mod: not loaded: configfs is built in"));
+	EXPECT(!access(at("a"), F_OK));
+	text = get("zz/modprobe.log");
+	EXPECT_STR(text, "-q -- target-core-mod\n");
+	free(text);
 	cfs_opts.modules = NULL;
 	cfs_opts.modprobe = NULL;
 	cfs_opts.modules_dep = NULL;

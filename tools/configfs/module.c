@@ -14,7 +14,8 @@
  * this kernel (modules.dep; an alias is not one) whose dependencies
  * include configfs; a file naming any other is refused whole. modprobe
  * gets the name after "--" and no option that would skip its blacklist
- * or install commands.
+ * or install commands. With configfs built in, modules.dep cannot tell
+ * its clients: nothing is loaded, and the file is not refused for it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -216,6 +217,12 @@ static enum module_client module_client(const char *dep_text, size_t len,
 	return MODULE_UNKNOWN;
 }
 
+/* Is configfs a module of this kernel, so that its clients can be told? */
+static bool module_configfs_is_module(const char *dep_text, size_t len)
+{
+	return module_client(dep_text, len, "configfs") != MODULE_UNKNOWN;
+}
+
 static char *module_dep_file(void)
 {
 	struct utsname u;
@@ -261,6 +268,8 @@ int module_check(struct fs *fs, const struct script *script)
 		free(dep_file);
 		return 0;
 	}
+	if (!module_configfs_is_module(text, len))
+		i = script->nr_stmts;	/* module_load() says why for each */
 	for (; i < script->nr_stmts; i++) {
 		const struct stmt *st = &script->stmts[i];
 
@@ -291,6 +300,10 @@ static bool module_loadable(const char *name)
 	if (ret) {
 		cfs_err(name, "not loaded: %s: %s", dep_file,
 			cfs_strerror(ret));
+	} else if (!module_configfs_is_module(text, len)) {
+		free(text);
+		cfs_err(name, "not loaded: configfs is built in, so %s cannot tell which modules use it",
+			dep_file);
 	} else {
 		client = module_client(text, len, name);
 		free(text);
