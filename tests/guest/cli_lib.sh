@@ -17,7 +17,7 @@
 #   cli_diff_shows FILE LINE... diff FILE exits 1 and prints every LINE
 #   cli_rm_gone PATH SNAP   rm -r PATH succeeds and leaves what SNAP saw
 #   cli_tree_shows PATH LINE...  tree PATH prints every LINE
-#   cli_json_has PATH TEXT  tree --json PATH is a JSON array, one entry a
+#   cli_json_has PATH TEXT  tree --json PATH is a versioned array, one entry a
 #                           line, and one entry contains TEXT
 CLI_OUT=/tmp/cli.out
 
@@ -101,9 +101,9 @@ cli_tree_shows() {
 
 cli_json_has() {
 	cfg tree --json "$1" || return
-	if [ "$(head -n 1 $CLI_OUT)" != "[" ] ||
-	   [ "$(tail -n 1 $CLI_OUT)" != "]" ]; then
-		echo "# not a JSON array"
+	if [ "$(head -n 1 $CLI_OUT)" != '{"version":1,"entries":[' ] ||
+	   [ "$(tail -n 1 $CLI_OUT)" != "]}" ]; then
+		echo "# not a versioned JSON object"
 		return 1
 	fi
 	# Every entry but the last ends with "},", the last with "}".

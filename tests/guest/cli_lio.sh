@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The configfs tool on a real LIO tree (clients/lio.sh: a fileio backstore
 # exported through tcm_loop as a SCSI disk): tree and --json show it; save
-# names the write-only `control`, which is added by hand and kept with
-# save -k; restoring onto the same tree writes nothing; rm -r removes it
+# rebuilds the write-only `control` from the backstore's info, with no hand
+# edit; restoring onto the same tree writes nothing; rm -r removes it
 # so that the target modules unload; restore after reloading; a second
 # save is byte-identical (a unit serial, which reads back labelled, too)
 # and the disk reappears and carries data, with the non-default
@@ -39,15 +39,10 @@ file_gets_a_serial() {
 		/tmp/lio.1
 }
 
-# The first save names control; add it by hand, keep it with -k.
-save_with_control() {
-	cli_save /tmp/lio.0 target || return
-	x grep -q "^# write-only, not saved: $CTL " /tmp/lio.0 || return
-	# Before the end line, as in any edit of a saved file.
-	x sed -i '/^end$/d' /tmp/lio.0 || return
-	printf '%s\n' "set $CTL \"$CTL_VALUE\"" end >> /tmp/lio.0
-	cfg save -k /tmp/lio.0 -o /tmp/lio.1 target || return
-	cut -c 1-160 /tmp/lio.1 | sed 's/^/# | /'
+# The write-only control, rebuilt from info as rtslib does: no hand edit.
+save_rebuilds_control() {
+	cli_save /tmp/lio.1 target || return
+	x grep -q "^# write-only, rebuilt from info: $CTL\$" /tmp/lio.1 &&
 	x grep -qxF "set $CTL $CTL_VALUE" /tmp/lio.1
 }
 
@@ -58,8 +53,8 @@ reload() {
 	x modprobe tcm_loop
 }
 
-same_again() {	# same_again N: save as .N (keeping control), same as .1
-	cfg save -k /tmp/lio.1 -o /tmp/lio.$1 target &&
+same_again() {	# same_again N: save as .N, the same as .1
+	cfg save -o /tmp/lio.$1 target &&
 	cli_same_saves /tmp/lio.1 /tmp/lio.$1
 }
 
@@ -82,7 +77,7 @@ check tree_shows_values_and_links cli_tree_shows target \
 	"cng_port -> target/core/fileio_0/cng_disk"
 check json_lists_the_link cli_json_has target \
 	"\"path\":\"target/loopback/$LIO_WWN/tpgt_1/lun/lun_0/cng_port\",\"type\":\"link\""
-critical save_keeps_control_added_by_hand save_with_control
+critical save_rebuilds_control_from_info save_rebuilds_control
 check restore_onto_matching_tree_writes_nothing cli_no_writes /tmp/lio.1
 critical rm_r_removes_the_tree cli_rm_gone target "$empty"
 critical target_modules_unload_and_reload reload

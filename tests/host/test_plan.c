@@ -5,6 +5,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "configfs.h"
 #include "ktap.h"
@@ -197,6 +200,58 @@ static void plan_takes_ten_thousand_items_quickly(void)
 	free(text);
 }
 
+/*
+ * Each path of a file 2,000 levels deep: every prefix of every path was
+ * kept, and an 800 KB file took 1.7 GB. In a child, so that its peak is
+ * its own: 40 such lines (160 KB) must stay far under the 320 MB that
+ * took.
+ */
+static void plan_memory_is_linear_in_the_file(void)
+{
+	const size_t nr_lines = 40;
+	const size_t depth = 1997;
+	struct rusage before;
+	struct rusage after;
+	char *text;
+	char *p;
+	size_t i;
+	size_t k;
+	int status;
+	pid_t pid;
+
+	text = malloc(nr_lines * (depth * 2 + 16) + 32);
+	p = text + sprintf(text, "version 1\n");
+	for (i = 0; i < nr_lines; i++) {
+		p += sprintf(p, "mkdir b%zu", i);
+		for (k = 0; k < depth; k++)
+			p += sprintf(p, "/a");
+		*p++ = '\n';
+	}
+	strcpy(p, "end\n");
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (!pid) {
+		struct script s = { 0 };
+		struct plan plan;
+		long grew;
+		int bad;
+
+		getrusage(RUSAGE_SELF, &before);
+		bad = format_parse(&s, "f", text, strlen(text)) ||
+		      plan_build(&plan, &s, "f");
+		getrusage(RUSAGE_SELF, &after);
+		grew = (after.ru_maxrss - before.ru_maxrss) >> 10;
+		_exit(bad ? 255 : grew > 254 ? 254 : grew);
+	}
+	EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) < 64);
+	if (WIFEXITED(status) && WEXITSTATUS(status) >= 64)
+		ktap_note("grew (MiB)",
+			  WEXITSTATUS(status) == 255 ? "refused" : ">= 64");
+	free(text);
+}
+
 const struct ktap_case plan_cases[] = {
 	KTAP_CASE(plan_makes_parents_before_children),
 	KTAP_CASE(plan_writes_subdirectories_before_their_parent),
@@ -208,6 +263,7 @@ const struct ktap_case plan_cases[] = {
 	KTAP_CASE(plan_rejects_a_statement_given_twice),
 	KTAP_CASE(plan_rejects_an_attribute_used_as_a_directory),
 	KTAP_CASE(plan_takes_ten_thousand_items_quickly),
+	KTAP_CASE(plan_memory_is_linear_in_the_file),
 };
 
 const size_t nr_plan_cases = ARRAY_SIZE(plan_cases);

@@ -518,7 +518,7 @@ static void diff_shows_changed_added_and_failing_statements(void)
 	EXPECT(format_parse(&s, "f", text, strlen(text)) == 0);
 	EXPECT(plan_build(&p, &s, "f") == 0);
 	mem = open_memstream(&out, &len);
-	EXPECT(apply_describe(&p, &f.fs, NULL, APPLY_BY_LINE, mem) == 4);
+	EXPECT(apply_describe(&p, &f.fs, NULL, APPLY_BY_LINE, mem, NULL) == 4);
 	fclose(mem);
 	EXPECT_STR(out, "-set sub/i/a 0\n+set sub/i/a 7\n"
 		   "!set sub/i/zz 1\n#  ^ No such file or directory\n"

@@ -70,6 +70,24 @@ static void put(const char *rel, mode_t mode, const char *value, size_t len)
 	close(fd);
 }
 
+static void put_text(const char *rel, const char *text)
+{
+	put(rel, 0644, text, strlen(text));
+}
+
+/*
+ * Removes the regular files under @rel, as configfs removes an item's
+ * attributes with it: rm never removes a file of a stand-in root.
+ */
+static void drop_files(const char *rel)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "find '%s' -type f -delete", at(rel));
+	if (system(cmd))
+		abort();
+}
+
 static char *get(const char *rel)
 {
 	size_t len;
@@ -183,6 +201,7 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	EXPECT(first && strstr(first, "# write-only, not saved: nvmet/ports/1/wo"));
 	EXPECT(first && strstr(first, "set nvmet/ports/1/bin \"a\\x00b\"\n"));
 	EXPECT(first && !strstr(first, "ports/1/ro"));
+	drop_files("nvmet");
 	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
 	free(out);
 	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
@@ -214,32 +233,51 @@ static mode_t mode_of(const char *rel)
 	return lstat(at(rel), &sb) ? (mode_t)-1 : sb.st_mode & 07777;
 }
 
-/* Saved trees hold secrets: -o must not widen who can read them. */
-static void sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner(void)
+/*
+ * Saved trees hold secrets: a file another user made 0666 received root's
+ * dhchap_key. -o writes 0600 or narrower, and refuses another's file.
+ */
+static void sys_save_o_writes_0600_and_refuses_another_users_file(void)
 {
 	mode_t umask_was = umask(0);
 	struct stat sb;
 	char *out;
+	char *text;
 
 	mk_root();
 	build();
 	EXPECT(RUN(&out, "save", "-o", (char *)at("../new.save")) == 0);
 	free(out);
 	EXPECT(mode_of("../new.save") == 0600);
-	put("../old.save", 0640, "", 0);
+	put("../old.save", 0666, "", 0);
 	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
 	free(out);
-	EXPECT(mode_of("../old.save") == 0640);
+	EXPECT(mode_of("../old.save") == 0600);
+	EXPECT(chmod(at("../old.save"), 0640) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../old.save") == 0600);
+	EXPECT(chmod(at("../old.save"), 0400) == 0);
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+	free(out);
+	EXPECT(mode_of("../old.save") == 0400);
 	if (!geteuid()) {
-		EXPECT(chown(at("../old.save"), 1234, 5678) == 0);
-		EXPECT(RUN(&out, "save", "-o", (char *)at("../old.save")) == 0);
+		put("../theirs.save", 0666, "theirs\n", 7);
+		EXPECT(chown(at("../theirs.save"), 1234, 5678) == 0);
+		EXPECT(RUN(&out, "save", "-o", (char *)at("../theirs.save")) ==
+		       CFS_EXIT_USAGE);
 		free(out);
-		EXPECT(!stat(at("../old.save"), &sb) && sb.st_uid == 1234 &&
-		       sb.st_gid == 5678 && (sb.st_mode & 07777) == 0640);
+		EXPECT(strstr(ktap_stderr(), "theirs.save: owned by uid 1234"));
+		text = get("../theirs.save");
+		EXPECT_STR(text, "theirs\n");
+		free(text);
+		EXPECT(!stat(at("../theirs.save"), &sb) && sb.st_uid == 1234 &&
+		       (sb.st_mode & 07777) == 0666);
 	}
 	umask(umask_was);
 	unlink(at("../new.save"));
 	unlink(at("../old.save"));
+	unlink(at("../theirs.save"));
 	rm_root();
 }
 
@@ -296,13 +334,14 @@ static void sys_rm_refuses_the_root_without_all(void)
 	build();
 	EXPECT(RUN(&out, "rm", "-r", ".") == CFS_EXIT_USAGE);
 	free(out);
-	EXPECT(strstr(ktap_stderr(), ".: the configfs root: every subsystem's"));
 	EXPECT(RUN(&out, "rm", "-r", "") == CFS_EXIT_USAGE);
 	free(out);
 	EXPECT(RUN(&out, "rm", "-r", root) == CFS_EXIT_USAGE);
 	free(out);
+	EXPECT(strstr(ktap_stderr(), ": the configfs root: every subsystem's"));
 	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
 	EXPECT(chdir(at("nvmet/ports")) == 0);
+	drop_files("nvmet/ports/1");
 	EXPECT(RUN(&out, "rm", "-r", "1") == 0);
 	free(out);
 	EXPECT(access(at("nvmet/ports/1"), F_OK) && errno == ENOENT);
@@ -310,6 +349,7 @@ static void sys_rm_refuses_the_root_without_all(void)
 	EXPECT(fchdir(cwd) == 0);
 	EXPECT(RUN(&out, "rm", "--all", "nvmet") == CFS_EXIT_USAGE);
 	free(out);
+	drop_files("");
 	EXPECT(RUN(&out, "rm", "--all") == 0);
 	free(out);
 	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
@@ -323,6 +363,34 @@ static void sys_rm_refuses_the_root_without_all(void)
  *
  *   ROOT/a/out -> OUTSIDE (a directory elsewhere, mode 0755)
  */
+/*
+ * "rm -r ." and "rm -r \"\"" in the tree removed the current subtree,
+ * while the man page said they were refused: as POSIX rm, a last
+ * component "." or "..", or an empty operand, is refused anywhere.
+ */
+static void sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree(void)
+{
+	static const char *const bad[] = {
+		".", "./", "..", "1/.", "1/..", "1/./", "",
+	};
+	int cwd = open(".", O_RDONLY | O_DIRECTORY);
+	char *out;
+	size_t i;
+
+	mk_root();
+	build();
+	EXPECT(chdir(at("nvmet/ports")) == 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT(RUN(&out, "rm", "-r", (char *)bad[i]) == CFS_EXIT_USAGE);
+		free(out);
+	}
+	EXPECT(strstr(ktap_stderr(), "are refused, as by rm(1)"));
+	EXPECT(!access(at("nvmet/ports/1/addr_trtype"), F_OK));
+	EXPECT(fchdir(cwd) == 0);
+	close(cwd);
+	rm_root();
+}
+
 static void sys_restore_never_follows_a_link_out_of_the_root(void)
 {
 	static const char text[] = "mkdir a\n"
@@ -398,6 +466,7 @@ static void sys_tree_marks_read_only_write_only_and_binary(void)
 	rm_root();
 }
 
+/* --json gives its schema's version: {"version":1,"entries":[...]}. */
 static void sys_tree_json_escapes_values(void)
 {
 	char *out;
@@ -411,7 +480,8 @@ static void sys_tree_json_escapes_values(void)
 	EXPECT(strstr(out, "\"value\":\"two words\\n\xc3\xa9\"}"));
 	EXPECT(strstr(out, "\"value_hex\":\"e9\""));
 	EXPECT(strstr(out, "\"access\":\"wo\""));
-	EXPECT(out[0] == '[' && strstr(out, "}\n]\n"));
+	EXPECT(!strncmp(out, "{\"version\":1,\"entries\":[\n{", 26) &&
+	       strstr(out, "}\n]}\n"));
 	free(out);
 	/* Names need not be UTF-8 either: hex, as values. */
 	mkdir(at("nvmet/ports/1/\xff"), 0755);
@@ -419,6 +489,94 @@ static void sys_tree_json_escapes_values(void)
 	EXPECT(strstr(out, "{\"path_hex\":\"6e766d65742f706f7274732f312fff\",\"type\":\"dir\""));
 	EXPECT(!memchr(out, 0xff, strlen(out)));
 	free(out);
+	rm_root();
+}
+
+/*
+ * Keys and passwords were printed in the clear by tree, diff, restore -n
+ * and -v, and restore's messages (the journal, at boot); names and values
+ * with terminal control bytes reached the terminal as they were.
+ *
+ *   ROOT/nvmet/hosts/h1/dhchap_key = KEY
+ *   ROOT/target/iscsi/t/tpgt_1/auth/password = PASS
+ *   ROOT/x/dhchap_ctrl_key/     (a directory: setting it fails)
+ */
+static void sys_secrets_hidden_and_control_bytes_escaped(void)
+{
+	static const char key[] = "DHHC-1:00:c2VjcmV0a2V5:";
+	char *out;
+	char *text;
+
+	mk_root();
+	mkdir(at("nvmet"), 0755);
+	mkdir(at("nvmet/hosts"), 0755);
+	mkdir(at("nvmet/hosts/h1"), 0755);
+	put_text("nvmet/hosts/h1/dhchap_key", "DHHC-1:00:c2VjcmV0a2V5:\n");
+	mkdir(at("target"), 0755);
+	mkdir(at("target/iscsi"), 0755);
+	mkdir(at("target/iscsi/t"), 0755);
+	mkdir(at("target/iscsi/t/tpgt_1"), 0755);
+	mkdir(at("target/iscsi/t/tpgt_1/auth"), 0755);
+	put_text("target/iscsi/t/tpgt_1/auth/password", "chappass\n");
+	put_text("target/iscsi/t/tpgt_1/auth/userid", "chapuser\n");
+	mkdir(at("x"), 0755);
+	mkdir(at("x/dhchap_ctrl_key"), 0755);
+	/* OSC (retitle), BEL, then C1 CSI (U+009B) "2J": clear the screen. */
+	put_text("x/title", "\x1b]0;pwned\x07\xc2\x9b\x32J\n");
+	EXPECT(RUN(&out, "tree") == 0);
+	EXPECT(strstr(out, "dhchap_key = [secret]\n"));
+	EXPECT(strstr(out, "password = [secret]\n"));
+	EXPECT(strstr(out, "userid = chapuser\n"));
+	EXPECT(!strstr(out, key) && !strstr(out, "chappass"));
+	EXPECT(!strchr(out, '\x1b') && !strstr(out, "\xc2\x9b"));
+	free(out);
+	EXPECT(RUN(&out, "tree", "--json") == 0);
+	EXPECT(strstr(out, "\"path\":\"nvmet/hosts/h1/dhchap_key\","));
+	EXPECT(strstr(out, "\"access\":\"rw\",\"secret\":true}"));
+	EXPECT(!strstr(out, key) && !strstr(out, "chappass"));
+	EXPECT(!strstr(out, "\xc2\x9b") && strstr(out, "\\u009b"));
+	free(out);
+	EXPECT(RUN(&out, "tree", "--show-secrets", "nvmet") == 0);
+	EXPECT(strstr(out, key));
+	free(out);
+	cfs_opts.show_secrets = false;
+	EXPECT(RUN(&out, "save", "-o", (char *)at("../k.save")) == 0);
+	free(out);
+	text = get("../k.save");
+	EXPECT(text && strstr(text, key) && strstr(text, "chappass"));
+	free(text);
+	put_text("../n.save", "version 1\n"
+		 "set nvmet/hosts/h1/dhchap_key DHHC-1:00:bmV3a2V5:\n"
+		 "set target/iscsi/t/tpgt_1/auth/password newpass\n"
+		 "set x/dhchap_ctrl_key DHHC-1:00:Y3RybGtleQ==:\n"
+		 "end\n");
+	EXPECT(RUN(&out, "diff", (char *)at("../n.save")) == CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "-set nvmet/hosts/h1/dhchap_key [secret]\n"
+			   "+set nvmet/hosts/h1/dhchap_key [secret]\n"));
+	EXPECT(!strstr(out, key) && !strstr(out, "bmV3a2V5"));
+	EXPECT(!strstr(out, "chappass") && !strstr(out, "newpass"));
+	free(out);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../n.save")) ==
+	       CFS_EXIT_FAIL);
+	EXPECT(!strstr(out, key) && !strstr(out, "bmV3a2V5") &&
+	       !strstr(out, "newpass") && !strstr(out, "Y3RybGtleQ"));
+	free(out);
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../n.save")) ==
+	       CFS_EXIT_FAIL);
+	EXPECT(strstr(out, "set nvmet/hosts/h1/dhchap_key [secret]\n"));
+	EXPECT(!strstr(out, "bmV3a2V5") && !strstr(out, "newpass"));
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "set x/dhchap_ctrl_key [secret]"));
+	EXPECT(!strstr(ktap_stderr(), "Y3RybGtleQ"));
+	text = get("nvmet/hosts/h1/dhchap_key");
+	EXPECT(text && strstr(text, "bmV3a2V5"));
+	free(text);
+	EXPECT(RUN(&out, "tree", "no\x1b[2Jsuch") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "no\\x1b[2Jsuch"));
+	EXPECT(!strchr(ktap_stderr(), '\x1b'));
+	unlink(at("../k.save"));
+	unlink(at("../n.save"));
 	rm_root();
 }
 
@@ -470,10 +628,24 @@ static void sys_restore_if_exists_is_no_error_without_a_file(void)
  * A save records the modules that use configfs, through others too; a
  * restore loads those that are missing before anything else.
  */
+/* As depmod writes it: a module's line lists all it needs, not only its own. */
+#define MODULES_DEP							\
+	"kernel/fs/configfs/configfs.ko.xz:\n"				\
+	"kernel/fs/ext4/ext4.ko.xz: kernel/fs/mbcache.ko.xz\n"		\
+	"kernel/drivers/nvme/target/nvmet.ko.xz: "			\
+	"kernel/fs/configfs/configfs.ko.xz\n"				\
+	"kernel/drivers/nvme/target/nvmet-tcp.ko.xz: "			\
+	"kernel/drivers/nvme/target/nvmet.ko.xz "			\
+	"updates/dkms/configfs.ko\n"					\
+	"kernel/drivers/target/target_core_mod.ko: "			\
+	"kernel/fs/configfs/configfs.ko\n"				\
+	"extra/bad.ko: updates/dkms/configfs.ko\n"
+
 static void sys_save_records_client_modules_and_restore_loads_them(void)
 {
 	char *modprobe;
 	char *mods;
+	char *dep;
 	char *out;
 	char *text;
 
@@ -489,12 +661,15 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	mkdir(at("zz/mods/nvmet_tcp"), 0755);
 	mkdir(at("nvmet"), 0755);
 	put("zz/modprobe", 0755, "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
-	    "[ \"$2\" != bad ]\n", 48);
+	    "[ \"$3\" != bad ]\n", 48);
+	put("zz/modules.dep", 0644, MODULES_DEP, strlen(MODULES_DEP));
 	/* at() reuses its buffers: copies. */
 	mods = strdup(at("zz/mods"));
 	modprobe = strdup(at("zz/modprobe"));
+	dep = strdup(at("zz/modules.dep"));
 	cfs_opts.modules = mods;
 	cfs_opts.modprobe = modprobe;
+	cfs_opts.modules_dep = dep;
 	EXPECT(RUN(&out, "save", "nvmet") == 0);
 	EXPECT(strstr(out, "version 1\nmodule nvmet\nmodule nvmet_tcp\n\n"));
 	free(out);
@@ -510,7 +685,7 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	EXPECT_STR(out, "module nvmet_tcp\n");
 	free(out);
 	text = get("zz/modprobe.log");
-	EXPECT_STR(text, "-q nvmet_tcp\n");
+	EXPECT_STR(text, "-q -- nvmet_tcp\n");
 	free(text);
 	put("../b.save", 0644, "version 1\nmodule bad\nend\n", 25);
 	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == CFS_EXIT_FAIL);
@@ -519,10 +694,81 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	EXPECT(strstr(ktap_stderr(), "modprobe failed (exit status 1)"));
 	cfs_opts.modules = NULL;
 	cfs_opts.modprobe = NULL;
+	cfs_opts.modules_dep = NULL;
 	free(mods);
 	free(modprobe);
+	free(dep);
 	unlink(at("../m.save"));
 	unlink(at("../b.save"));
+	rm_root();
+}
+
+/*
+ * "module" lines loaded any module, alias or modprobe option: "-c", a
+ * name starting with '-', went to modprobe as an option. Only configfs
+ * clients are loaded, by a name modules.dep has, after "--"; a file
+ * naming a module that does not use configfs is refused whole.
+ */
+static void sys_restore_loads_only_configfs_clients_by_name(void)
+{
+#define LOG_ARGS "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
+	char *modprobe;
+	char *mods;
+	char *dep;
+	char *out;
+	char *text;
+
+	mk_root();
+	mkdir(at("zz"), 0755);
+	mkdir(at("zz/mods"), 0755);
+	put("zz/modprobe", 0755, LOG_ARGS, strlen(LOG_ARGS));
+	put("zz/modules.dep", 0644, MODULES_DEP, strlen(MODULES_DEP));
+	mods = strdup(at("zz/mods"));
+	modprobe = strdup(at("zz/modprobe"));
+	dep = strdup(at("zz/modules.dep"));
+	cfs_opts.modules = mods;
+	cfs_opts.modprobe = modprobe;
+	cfs_opts.modules_dep = dep;
+	put_text("../o.save", "version 1\nmodule -c\nmkdir a\nend\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../o.save")) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "bad module name \"-c\""));
+	put_text("../x.save", "version 1\nmodule ext4\nmkdir a\nend\n");
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../x.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../x.save")) == CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "ext4: line 2: not a configfs client"));
+	EXPECT(access(at("a"), F_OK) && errno == ENOENT);
+	put_text("../y.save", "version 1\nmodule nvme-fabrics-alias\n"
+	    "module target-core-mod\nmkdir a\nend\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../y.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "nvme-fabrics-alias: not loaded: no module of that name"));
+	EXPECT(!access(at("a"), F_OK));
+	text = get("zz/modprobe.log");
+	EXPECT_STR(text, "-q -- target-core-mod\n");
+	free(text);
+	/* configfs built in: no client can be told, none is loaded. */
+	put_text("zz/modules.dep", "kernel/drivers/target/target_core_mod.ko:\n");
+	rmdir(at("a"));
+	EXPECT(RUN(&out, "restore", (char *)at("../y.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "target-core-mod: not loaded: configfs is built in"));
+	EXPECT(!access(at("a"), F_OK));
+	text = get("zz/modprobe.log");
+	EXPECT_STR(text, "-q -- target-core-mod\n");
+	free(text);
+	cfs_opts.modules = NULL;
+	cfs_opts.modprobe = NULL;
+	cfs_opts.modules_dep = NULL;
+	free(mods);
+	free(modprobe);
+	free(dep);
+	unlink(at("../o.save"));
+	unlink(at("../x.save"));
+	unlink(at("../y.save"));
 	rm_root();
 }
 
@@ -534,6 +780,7 @@ static void sys_restore_paths_applies_only_those_subtrees(void)
 	build();
 	EXPECT(RUN(&out, "save", "-o", (char *)at("../p.save")) == 0);
 	free(out);
+	drop_files("nvmet");
 	EXPECT(RUN(&out, "rm", "-r", "nvmet") == 0);
 	free(out);
 	EXPECT(RUN(&out, "restore", "-n", (char *)at("../p.save"),
@@ -593,6 +840,38 @@ static void sys_restore_exits_2_on_a_bad_file_and_changes_nothing(void)
 	rm_root();
 }
 
+/*
+ * restore -n exited 0 on a file the restore would fail: it exits as the
+ * restore would, 2 for a refused file, 1 for a statement it cannot apply.
+ */
+static void sys_restore_n_exits_as_the_restore_would(void)
+{
+	char *out;
+
+	mk_root();
+	put("a", 0644, "", 0);
+	put("../f.save", 0644, "version 1\nmkdir a\nend\n", 22);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../f.save")) ==
+	       CFS_EXIT_FAIL);
+	EXPECT_STR(out, "!mkdir a\n#  ^ exists and is not a directory\n");
+	free(out);
+	EXPECT(RUN(&out, "restore", (char *)at("../f.save")) == CFS_EXIT_FAIL);
+	free(out);
+	put("../g.save", 0644, "version 1\nmkdir b\nend\n", 22);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../g.save")) == 0);
+	EXPECT_STR(out, "+mkdir b\n");
+	free(out);
+	put("../h.save", 0644, "version 1\nmkdir b\nmkdir b\nend\n", 30);
+	EXPECT(RUN(&out, "restore", "-n", (char *)at("../h.save")) ==
+	       CFS_EXIT_USAGE);
+	free(out);
+	EXPECT(access(at("b"), F_OK) && errno == ENOENT);
+	unlink(at("../f.save"));
+	unlink(at("../g.save"));
+	unlink(at("../h.save"));
+	rm_root();
+}
+
 static void sys_diff_exits_1_when_the_tree_differs(void)
 {
 	char *out;
@@ -642,6 +921,7 @@ static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
 	first = get("../b.save");
 	EXPECT(first && strstr(first, want));
 	EXPECT(first && !strstr(first, "not saved"));
+	drop_files("g");
 	EXPECT(RUN(&out, "rm", "-r", "g") == 0);
 	free(out);
 	EXPECT(RUN(&out, "restore", (char *)at("../b.save")) == 0);
@@ -751,6 +1031,138 @@ static void sys_zero_byte_write_is_an_error_not_a_loop(void)
 	EXPECT(fs_write_value(&fs, "a", "", 0) == -CFS_EZEROWRITE);
 	zero_writes = false;
 	fs_close(&fs);
+	rm_root();
+}
+
+/*
+ * Any directory counted as a stand-in: $CONFIGFS_ROOT at a home directory
+ * made "rm --all" delete a user's documents; the root, looked up by path
+ * on every call, could be swapped for a link mid-run (a file outside it
+ * went); restore made setuid files. A stand-in needs -R, is held by one
+ * descriptor, takes no set-id bit, and rm removes none of its files.
+ *
+ *   ROOT/docs/letter        a regular file
+ *   ROOT/d/                 an empty directory
+ *   OUTSIDE/d/              what ROOT's path leads to after the swap
+ */
+static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
+{
+	char outside[] = "/tmp/cfs-outside-XXXXXX";
+	char moved[80];
+	char path[160];
+	struct fs fs;
+	char *out;
+
+	mk_root();
+	mkdir(at("docs"), 0755);
+	put_text("docs/letter", "dear\n");
+	mkdir(at("d"), 0755);
+	cfs_opts.root = NULL;
+	setenv("CONFIGFS_ROOT", root, 1);
+	EXPECT(RUN(&out, "rm", "--all") == CFS_EXIT_SYSTEM);
+	free(out);
+	EXPECT(strstr(ktap_stderr(), "not a configfs mount"));
+	EXPECT(RUN(&out, "tree") == CFS_EXIT_SYSTEM);
+	free(out);
+	unsetenv("CONFIGFS_ROOT");
+	cfs_opts.root = root;
+	EXPECT(RUN(&out, "rm", "--all") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(strstr(ktap_stderr(),
+		      "docs: holds files: a stand-in root's files are never"));
+	EXPECT(!access(at("docs/letter"), F_OK));
+	EXPECT(RUN(&out, "rm", "docs/letter") == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(!access(at("docs/letter"), F_OK));
+	put_text("../s.save", "version 1\nset docs/letter x\n"
+		 "chmod docs/letter 4755\nchmod docs 2755\nend\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../s.save")) == CFS_EXIT_FAIL);
+	free(out);
+	EXPECT(mode_of("docs/letter") == 0644 && mode_of("docs") == 0755);
+	unlink(at("../s.save"));
+	EXPECT(fs_open_sys(&fs, root, true) == 0);
+	EXPECT(fs_unlink(&fs, "docs/letter") == -EPERM);
+	EXPECT(mkdtemp(outside));
+	snprintf(path, sizeof(path), "%s/d", outside);
+	EXPECT(mkdir(path, 0755) == 0);
+	snprintf(moved, sizeof(moved), "%s.moved", root);
+	EXPECT(rename(root, moved) == 0 && symlink(outside, root) == 0);
+	EXPECT(fs_rmdir(&fs, "d") == 0);
+	EXPECT(!access(path, F_OK));
+	fs_close(&fs);
+	EXPECT(unlink(root) == 0 && rename(moved, root) == 0);
+	EXPECT(access(at("d"), F_OK) && errno == ENOENT);
+	rmdir(path);
+	rmdir(outside);
+	rm_root();
+}
+
+/*
+ * LIO's write-only control was lost on save: the user had to add it by
+ * hand. As rtslib, save rebuilds it from the backstore's info.
+ *
+ *   ROOT/target/core/HBA/DEV/{control (0200), info (0444), enable}
+ */
+static void lio_backstore(const char *dev, const char *info)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "target/core/%s", dev);
+	*strchr(path + 12, '/') = '\0';
+	mkdir(at(path), 0755);
+	snprintf(path, sizeof(path), "target/core/%s", dev);
+	mkdir(at(path), 0755);
+	snprintf(path, sizeof(path), "target/core/%s/control", dev);
+	put(path, 0200, "", 0);
+	snprintf(path, sizeof(path), "target/core/%s/info", dev);
+	put(path, 0444, info, strlen(info));
+	snprintf(path, sizeof(path), "target/core/%s/enable", dev);
+	put_text(path, "1\n");
+}
+
+#define FD_INFO(id, file, size, mode, async)				\
+	"        TCM FILEIO ID: " id "        File: " file "  Size: " size \
+	"  Mode: " mode " Async: " async "\n"
+#define LIO_CTL(dev)	"set target/core/" dev "/control "
+#define LIO_REBUILT	"# write-only, rebuilt from info: target/core/"
+#define LIO_NOT_SAVED	"# write-only, not saved: target/core/"
+#define RD_INFO	"        PAGES/PAGE_SIZE: 256*4096  SG_table_count: 1  nullio: 1 dummy: 0\n"
+#define FD0_CTL	"\"fd_dev_name=/tmp/a disk,fd_dev_size=1048576\"\n"
+#define FD1_CTL	"fd_dev_name=/tmp/wb,fd_dev_size=4096,fd_buffered_io=1,fd_async_io=1\n"
+
+static void sys_save_rebuilds_lio_control_from_info(void)
+{
+	char *out;
+
+	mk_root();
+	mkdir(at("target"), 0755);
+	mkdir(at("target/core"), 0755);
+	lio_backstore("fileio_0/disk", "Status: ACTIVATED  Max Queue Depth: 128\n"
+		      FD_INFO("0", "/tmp/a disk", "1048576", "O_DSYNC", "0"));
+	lio_backstore("fileio_1/wb",
+		      FD_INFO("1", "/tmp/wb", "4096", "Buffered-WCE", "1"));
+	lio_backstore("fileio_2/comma",
+		      FD_INFO("2", "/tmp/a,b", "4096", "O_DSYNC", "0"));
+	lio_backstore("iblock_0/blk", "Status: ACTIVATED\n"
+		      "iBlock device: loop0  UDEV PATH: /dev/loop0  readonly: 1\n"
+		      "        Major: 7 Minor: 0  CLAIMED: IBLOCK\n");
+	lio_backstore("rd_mcp_0/rd", "        TCM RamDisk ID: 0\n" RD_INFO);
+	lio_backstore("pscsi_0/p", "Status: ACTIVATED\n");
+	EXPECT(RUN(&out, "save", "target") == 0);
+	EXPECT(strstr(out, LIO_REBUILT "fileio_0/disk/control\n"
+		      LIO_CTL("fileio_0/disk") FD0_CTL));
+	EXPECT(strstr(out, LIO_CTL("fileio_1/wb") FD1_CTL));
+	EXPECT(strstr(out, LIO_NOT_SAVED "fileio_2/comma/control"));
+	EXPECT(strstr(out, LIO_CTL("iblock_0/blk") "udev_path=/dev/loop0,readonly=1\n"));
+	EXPECT(strstr(out, LIO_CTL("rd_mcp_0/rd") "rd_pages=256,rd_nullio=1\n"));
+	EXPECT(strstr(out, LIO_NOT_SAVED "pscsi_0/p/control"));
+	free(out);
+	put_text("../k.save", "version 1\n"
+		 LIO_CTL("iblock_0/blk") "udev_path=/dev/sdz\nend\n");
+	EXPECT(RUN(&out, "save", "-k", (char *)at("../k.save"), "target") == 0);
+	EXPECT(strstr(out, LIO_CTL("iblock_0/blk") "udev_path=/dev/sdz\n"));
+	free(out);
+	unlink(at("../k.save"));
 	rm_root();
 }
 
@@ -879,6 +1291,7 @@ static void sys_commit_restore_configures_in_pending_and_commits_last(void)
 	free(out);
 	first = get("../c1.save");
 	EXPECT(first && strstr(first, "mkdir grp/live/x\nset grp/live/x/a 5\n"));
+	drop_files("grp");
 	EXPECT(RUN(&out, "rm", "-r", "-v", "grp", "other") == 0);
 	EXPECT(before(out, "unlink other/links/x\n", "uncommit grp/live/x\n"));
 	EXPECT(before(out, "uncommit grp/live/x\n", "rmdir grp/pending/x\n"));
@@ -983,6 +1396,7 @@ static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
 	free(out);
 	EXPECT(!access(at("grp/live/x/child/c"), F_OK));
 	EXPECT(access(at("grp/pending/x"), F_OK) && errno == ENOENT);
+	drop_files("grp/live/x");
 	EXPECT(RUN(&out, "rm", "-r", "grp/live/x") == 0);
 	free(out);
 	EXPECT(access(at("grp/live/x"), F_OK) && errno == ENOENT);
@@ -1083,25 +1497,31 @@ static void cli_help_and_usage_exit_codes(void)
 
 const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_save_rm_restore_save_gives_the_same_file),
-	KTAP_CASE(sys_save_o_writes_0600_or_keeps_the_old_mode_and_owner),
+	KTAP_CASE(sys_save_o_writes_0600_and_refuses_another_users_file),
 	KTAP_CASE(sys_save_o_refuses_a_link_or_a_non_regular_file),
 	KTAP_CASE(sys_rm_refuses_the_root_without_all),
+	KTAP_CASE(sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree),
 	KTAP_CASE(sys_restore_never_follows_a_link_out_of_the_root),
 	KTAP_CASE(sys_save_and_tree_use_a_path_under_the_root),
 	KTAP_CASE(sys_tree_marks_read_only_write_only_and_binary),
 	KTAP_CASE(sys_tree_json_escapes_values),
+	KTAP_CASE(sys_secrets_hidden_and_control_bytes_escaped),
 	KTAP_CASE(sys_restore_exits_2_on_a_bad_file_and_changes_nothing),
 	KTAP_CASE(sys_restore_reports_syntax_errors_and_conflicts_at_once),
 	KTAP_CASE(sys_tree_and_save_agree_on_a_missing_path),
 	KTAP_CASE(sys_restore_if_exists_is_no_error_without_a_file),
 	KTAP_CASE(sys_restore_paths_applies_only_those_subtrees),
 	KTAP_CASE(sys_save_records_client_modules_and_restore_loads_them),
+	KTAP_CASE(sys_restore_loads_only_configfs_clients_by_name),
+	KTAP_CASE(sys_restore_n_exits_as_the_restore_would),
 	KTAP_CASE(sys_diff_exits_1_when_the_tree_differs),
 	KTAP_CASE(sys_save_restore_keeps_nul_bytes_and_binary_values),
 	KTAP_CASE(sys_diff_is_two_sided_and_restore_prune_removes_extras),
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
+	KTAP_CASE(sys_save_rebuilds_lio_control_from_info),
 	KTAP_CASE(sys_default_root_must_be_configfs),
+	KTAP_CASE(sys_stand_in_root_only_with_R_and_held_by_one_fd),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),
 	KTAP_CASE(sys_why_reads_the_record_xattr),
 	KTAP_CASE(sys_commit_restore_configures_in_pending_and_commits_last),

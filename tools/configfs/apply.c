@@ -382,9 +382,9 @@ static bool apply_one(struct apply *a, struct op *op, bool switches,
 	return true;
 }
 
-/* @value as the file would hold it, for a message. */
-static const char *apply_quote(struct apply *a, const char *value,
-			       size_t len)
+/* @value of @path as the file would hold it, for a message. */
+static const char *apply_quote(struct apply *a, const char *path,
+			       const char *value, size_t len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -393,7 +393,7 @@ static const char *apply_quote(struct apply *a, const char *value,
 	mem = open_memstream(&text, &size);
 	if (!mem)
 		cfs_out_of_memory();
-	format_put_token(mem, value, len);
+	format_put_value(mem, path, value, len);
 	fclose(mem);
 	value = arena_strdup(&a->plan->arena, text);
 	free(text);
@@ -453,7 +453,7 @@ static bool apply_recheck(struct apply *a, struct op *op, bool final)
 	op->err = ret ? -ret : EIO;
 	op->detail = arena_printf(&a->plan->arena,
 				  "changed by the kernel after it was written; reads %s%s%s",
-				  cur ? apply_quote(a, cur, len) : "?",
+				  cur ? apply_quote(a, path, cur, len) : "?",
 				  ret ? "; writing it again: " : "",
 				  ret ? cfs_strerror(ret) : "");
 	if (fs_record(a->fs))
@@ -622,6 +622,9 @@ static bool apply_unblock(struct apply *a)
 	return false;
 }
 
+#define APPLY_RECORD_HIDDEN \
+	"  (the client's record is not shown: it may hold the value; configfs why shows it)\n"
+
 static void apply_report(struct apply *a, const char *file)
 {
 	struct plan *plan = a->plan;
@@ -648,7 +651,9 @@ static void apply_report(struct apply *a, const char *file)
 				file, st->line, text,
 				op->detail ? op->detail :
 				cfs_strerror(op->err));
-			if (op->record)
+			if (op->record && cfs_hides(st->path))
+				fputs(APPLY_RECORD_HIDDEN, stderr);
+			else if (op->record)
 				record_print(stderr, "  ", op->record,
 					     strlen(op->record));
 		} else if (st->kind == STMT_COMMIT) {
@@ -708,6 +713,7 @@ struct describe {
 	struct apply a;
 	FILE *out;
 	int nr_diffs;
+	int nr_fails;		/* '!' lines: what restore would not apply */
 	int nr_errors;		/* parts of the tree that could not be read */
 };
 
@@ -715,10 +721,15 @@ static void describe_line(struct describe *d, const char *prefix,
 			  const struct stmt *st, const char *note)
 {
 	format_print_stmt(d->out, prefix, st);
-	if (note)
-		fprintf(d->out, "#  ^ %s\n", note);
+	if (note) {
+		fputs("#  ^ ", d->out);
+		cfs_put_safe(d->out, note, strlen(note));
+		fputc('\n', d->out);
+	}
 	if (prefix[0] == '+' || prefix[0] == '!')
 		d->nr_diffs++;
+	if (prefix[0] == '!')
+		d->nr_fails++;
 }
 
 static void describe_set(struct describe *d, struct op *op)
@@ -777,6 +788,9 @@ static void describe_link(struct describe *d, struct op *op)
 		ret = fs_readlink(d->a.fs, plan_op_path(op), &arena, &target);
 	if (ret)
 		describe_line(d, "!", st, cfs_strerror(ret));
+	else if (strcmp(target, plan_op_arg(op)) &&
+		 (d->a.flags & APPLY_PRUNE))
+		describe_line(d, "+", st, NULL);	/* after its '-' line */
 	else if (strcmp(target, plan_op_arg(op)))
 		describe_line(d, "!", st,
 			      arena_printf(&arena, "exists, pointing to %s%s",
@@ -847,11 +861,12 @@ static int describe_cmp_line(const void *x, const void *y)
  * Prints what applying @plan would change under @under (NULL: anywhere),
  * as statements marked '+' (would be applied), '-' (the value it would
  * replace) or '!' (would fail). With APPLY_EXTRAS, also what the tree has
- * and the file does not, last, as '-' lines. Returns the number of '+', '!' and such '-' lines, or
- * -EIO when part of the tree could not be read.
+ * and the file does not, last, as '-' lines. Returns the number of '+',
+ * '!' and such '-' lines, or -EIO when part of the tree could not be
+ * read; the number of '!' lines in @nr_fails (when not NULL).
  */
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
-		   unsigned int flags, FILE *out)
+		   unsigned int flags, FILE *out, int *nr_fails)
 {
 	struct describe d = {
 		.a = { .plan = plan, .fs = fs, .flags = flags },
@@ -918,5 +933,7 @@ int apply_describe(struct plan *plan, struct fs *fs, const char *under,
 		d.nr_errors++;
 	free(ops);
 	free(d.a.buf);
+	if (nr_fails)
+		*nr_fails = d.nr_fails;
 	return d.nr_errors ? -EIO : d.nr_diffs;
 }

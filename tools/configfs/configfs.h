@@ -29,6 +29,12 @@
 /* The longest value saved: a binary attribute's, or a page of text. */
 #define CFS_VALUE_MAX		(64 * 1024)
 
+/*
+ * The version of what --json prints (configfs.8), raised when a member
+ * changes meaning or goes away; new members may come without it.
+ */
+#define CFS_JSON_VERSION	1
+
 /* Our own error codes, above every errno value. */
 #define CFS_EZEROWRITE		4096
 #define CFS_ESHORTWRITE		4097
@@ -44,7 +50,10 @@ struct cfs_opts {
 	 */
 	const char *modules;
 	const char *modprobe;
+	/* NULL: /lib/modules/$(uname -r)/modules.dep. Tests set it. */
+	const char *modules_dep;
 	const char *udc_class;	/* NULL: /sys/class/udc */
+	bool show_secrets;	/* --show-secrets: print secret values */
 };
 
 extern struct cfs_opts cfs_opts;
@@ -57,6 +66,9 @@ struct arena {
 };
 
 __printf(2, 3) void cfs_err(const char *object, const char *fmt, ...);
+void cfs_put_safe(FILE *out, const char *s, size_t len);
+bool cfs_is_secret(const char *path);
+bool cfs_hides(const char *path);
 void cfs_usage_line(FILE *out, const char *rest);
 const char *cfs_strerror(int err);
 __noreturn void cfs_out_of_memory(void);
@@ -131,8 +143,9 @@ struct fs {
 	char *record;		/* of the last write, mkdir or symlink */
 };
 
-int fs_open_sys(struct fs *fs, const char *root, bool root_given);
+int fs_open_sys(struct fs *fs, const char *root, bool stand_in);
 void fs_close(struct fs *fs);
+int fs_root_fd(struct fs *fs);
 int fs_open_cmd(struct fs *fs);
 int fs_lstat(struct fs *fs, const char *path, struct fs_stat *st);
 int fs_list(struct fs *fs, const char *path, struct arena *arena,
@@ -280,6 +293,9 @@ struct stmt *script_add(struct script *script, enum stmt_kind kind,
 void script_free(struct script *script);
 void format_put_token(FILE *out, const char *s, size_t len);
 void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st);
+void format_save_stmt(FILE *out, const struct stmt *st);
+void format_put_value(FILE *out, const char *path, const char *s,
+		      size_t len);
 void format_print_header(FILE *out);
 void format_print_end(FILE *out);
 void format_print_note(FILE *out, const char *what, const char *path,
@@ -357,16 +373,18 @@ bool plan_is_top(const struct op *op);
 #define APPLY_VERBOSE		0x1
 #define APPLY_BY_LINE		0x2	/* describe: in the file's order */
 #define APPLY_EXTRAS		0x4	/* describe: what the file lacks too */
+#define APPLY_PRUNE		0x8	/* describe: as restore --prune */
 
 int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags);
 int apply_describe(struct plan *plan, struct fs *fs, const char *under,
-		   unsigned int flags, FILE *out);
+		   unsigned int flags, FILE *out, int *nr_fails);
 
 /* module.c */
 
 int module_save(struct fs *fs, FILE *out);
 bool module_loaded(struct fs *fs, const char *name);
+int module_check(struct fs *fs, const struct script *script);
 int module_describe(struct fs *fs, const struct script *script, FILE *out);
 int module_load(struct fs *fs, const struct script *script, bool verbose);
 

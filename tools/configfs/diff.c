@@ -15,13 +15,15 @@ static void diff_usage(FILE *out)
 	      "replace, '!' lines it could not apply; then, as '-' lines, the\n"
 	      "directories and links the tree has and FILE does not (what\n"
 	      "restore --prune removes). Exit status 0: no difference,\n"
-	      "1: differences, 3: the tree could not be read whole.\n",
+	      "1: differences, 3: the tree could not be read whole.\n"
+	      "  --show-secrets  secret values (keys, passwords) too\n",
 	      out);
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -37,6 +39,9 @@ int cmd_diff(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'S':
+			cfs_opts.show_secrets = true;
+			break;
 		case 'h':
 			diff_usage(stdout);
 			return CFS_EXIT_OK;
@@ -64,7 +69,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	nr = module_describe(&fs, &script, stdout);
 	ret = apply_describe(&plan, &fs, under, APPLY_BY_LINE | APPLY_EXTRAS,
-			     stdout);
+			     stdout, NULL);
 	ret = ret < 0 ? CFS_EXIT_SYSTEM : ret || nr ? CFS_EXIT_FAIL :
 	      CFS_EXIT_OK;
 out_fs:

@@ -148,7 +148,8 @@ void format_put_token(FILE *out, const char *s, size_t len)
 	fputc('"', out);
 }
 
-void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
+static void format_stmt(FILE *out, const char *prefix, const struct stmt *st,
+			bool hide)
 {
 	fputs(prefix, out);
 	fputs(st->any ? "udc" : format_names[st->kind], out);
@@ -164,6 +165,12 @@ void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
 	case STMT_MODULE:
 		break;
 	case STMT_SET:
+		fputc(' ', out);
+		if (hide)
+			format_put_value(out, st->path, st->arg, st->len);
+		else
+			format_put_token(out, st->arg, st->len);
+		break;
 	case STMT_LINK:
 		fputc(' ', out);
 		format_put_token(out, st->arg, st->len);
@@ -177,6 +184,31 @@ void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
 		break;
 	}
 	fputc('\n', out);
+}
+
+/*
+ * A value for people: "[secret]" for a known secret attribute (see
+ * cfs_is_secret()) unless --show-secrets, else as saved.
+ */
+void format_put_value(FILE *out, const char *path, const char *s,
+		      size_t len)
+{
+	if (cfs_hides(path))
+		fputs("[secret]", out);
+	else
+		format_put_token(out, s, len);
+}
+
+/* A statement shown to people: secret values hidden (format_put_value()). */
+void format_print_stmt(FILE *out, const char *prefix, const struct stmt *st)
+{
+	format_stmt(out, prefix, st, true);
+}
+
+/* A statement of a save file: every value as it is. */
+void format_save_stmt(FILE *out, const struct stmt *st)
+{
+	format_stmt(out, "", st, false);
 }
 
 void format_print_header(FILE *out)
@@ -373,7 +405,10 @@ static int format_check_path(struct format_line *fl, const char *what,
 	return 0;
 }
 
-/* A module's name, as modprobe takes it: at most 55 bytes, [A-Za-z0-9_-]. */
+/*
+ * A module's name, as modprobe takes it: at most 55 bytes, [A-Za-z0-9_-],
+ * and not starting with '-', which modprobe would take for an option.
+ */
 static int format_check_module(struct format_line *fl,
 			       const struct format_word *w)
 {
@@ -386,7 +421,7 @@ static int format_check_module(struct format_line *fl,
 		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
 			break;
 	}
-	if (!w->len || w->len > 55 || i < w->len) {
+	if (!w->len || w->len > 55 || i < w->len || w->s[0] == '-') {
 		format_line_err(fl, "bad module name \"%s\"", w->s);
 		return -EINVAL;
 	}

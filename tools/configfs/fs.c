@@ -4,11 +4,18 @@
  * the wrappers every other file calls.
  *
  * The root is the configfs mount, /sys/kernel/config unless --root or
- * $CONFIGFS_ROOT names another. Another root may be an ordinary directory
- * that stands in for configfs (tests, a copy of a tree); there, files are
- * removed with their directory, as configfs removes an item's attributes
- * with the item, and setting an attribute that is not there creates it,
- * as configfs would have made it with its directory.
+ * $CONFIGFS_ROOT names another. It is opened once, and every later call
+ * works relative to that descriptor: a root looked up by its path on each
+ * call could be swapped for a symbolic link mid-run, and a file outside
+ * it removed.
+ *
+ * Only --root may name an ordinary directory that stands in for configfs
+ * (a test device: tests, a copy of a tree); $CONFIGFS_ROOT pointing at a
+ * home directory once made "rm --all" delete a user's documents. There,
+ * setting an attribute that is not there creates it, as configfs would
+ * have made it with its directory; but no set-id bit is ever set, and
+ * nothing removes a regular file: rmdir of a directory that holds one
+ * fails (ENOTEMPTY) and unlink removes only symbolic links.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,6 +35,7 @@
 
 struct sys_fs {
 	char *root;		/* resolved, without a trailing slash */
+	int root_fd;		/* O_PATH; every call starts from it */
 	bool simulate;		/* the root is not configfs */
 };
 
@@ -59,8 +67,7 @@ static int sys_open_parent(struct sys_fs *sys, const char *path,
 	const char *p = path;
 	int dirfd;
 
-	dirfd = open(sys->root[0] ? sys->root : "/",
-		     O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dirfd = fcntl(sys->root_fd, F_DUPFD_CLOEXEC, 0);
 	if (dirfd < 0)
 		return -errno;
 	for (;;) {
@@ -296,29 +303,6 @@ static int sys_mkdir(void *priv, const char *path)
 	return ret;
 }
 
-static int sys_remove_files(struct sys_fs *sys, const char *path)
-{
-	struct dirent *de;
-	int ret;
-	DIR *dir;
-
-	dir = sys_open_dir(sys, path, &ret);
-	if (!dir)
-		return ret;
-	while ((de = readdir(dir))) {
-		struct stat sb;
-
-		if (!fstatat(dirfd(dir), de->d_name, &sb,
-			     AT_SYMLINK_NOFOLLOW) &&
-		    S_ISREG(sb.st_mode) && unlinkat(dirfd(dir), de->d_name, 0)) {
-			ret = -errno;
-			break;
-		}
-	}
-	closedir(dir);
-	return ret;
-}
-
 static int sys_remove_at(struct sys_fs *sys, const char *path, int flags)
 {
 	const char *leaf;
@@ -333,18 +317,10 @@ static int sys_remove_at(struct sys_fs *sys, const char *path, int flags)
 	return ret;
 }
 
+/* On a stand-in root too: a directory holding files stays (ENOTEMPTY). */
 static int sys_rmdir(void *priv, const char *path)
 {
-	struct sys_fs *sys = priv;
-	int ret;
-
-	ret = sys_remove_at(sys, path, AT_REMOVEDIR);
-	if (ret != -ENOTEMPTY || !sys->simulate)
-		return ret;
-	ret = sys_remove_files(sys, path);
-	if (ret)
-		return ret;
-	return sys_remove_at(sys, path, AT_REMOVEDIR);
+	return sys_remove_at(priv, path, AT_REMOVEDIR);
 }
 
 /*
@@ -403,9 +379,32 @@ static int sys_symlink(void *priv, const char *target, const char *path)
 	return ret;
 }
 
+/*
+ * configfs refuses to unlink an attribute; on a stand-in root only a
+ * symbolic link is removed, never a regular file. Linux has no unlinkat()
+ * that checks the type: only a file put there in between slips through.
+ */
 static int sys_unlink(void *priv, const char *path)
 {
-	return sys_remove_at(priv, path, 0);
+	struct sys_fs *sys = priv;
+	const char *leaf;
+	struct stat sb;
+	int dirfd;
+	int ret;
+
+	if (!sys->simulate)
+		return sys_remove_at(sys, path, 0);
+	dirfd = sys_open_parent(sys, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	if (fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW))
+		ret = -errno;
+	else if (!S_ISLNK(sb.st_mode))
+		ret = S_ISDIR(sb.st_mode) ? -EISDIR : -EPERM;
+	else
+		ret = unlinkat(dirfd, leaf, 0) ? -errno : 0;
+	close(dirfd);
+	return ret;
 }
 
 /*
@@ -468,15 +467,20 @@ static int sys_readlink(void *priv, const char *path, struct arena *arena,
  * A link's own mode is always 0777, and chmod(2) would change its
  * target's, which on a stand-in root may lie outside the tree: refused.
  * Linux 6.1 has no fchmodat() that leaves links alone, hence the check
- * before; only a link made there in between could slip through.
+ * before; only a link made there in between could slip through. On a
+ * stand-in root, which is a real file system, a set-id or sticky bit is
+ * refused: a restore run as root would otherwise make setuid files.
  */
 static int sys_chmod(void *priv, const char *path, mode_t mode)
 {
+	struct sys_fs *sys = priv;
 	const char *leaf;
 	struct stat sb;
 	int dirfd;
 	int ret;
 
+	if (sys->simulate && (mode & 07000))
+		return -EPERM;
 	dirfd = sys_open_parent(priv, path, &leaf);
 	if (dirfd < 0)
 		return dirfd;
@@ -551,40 +555,44 @@ static const struct fs_ops sys_fs_ops = {
 	.error = sys_error,
 };
 
-int fs_open_sys(struct fs *fs, const char *root, bool root_given)
+/*
+ * Opens @root, which must be a configfs mount unless @stand_in (--root):
+ * then any directory is taken, as a stand-in. The root is resolved and
+ * opened once, never through a link; its descriptor is used from then on.
+ */
+int fs_open_sys(struct fs *fs, const char *root, bool stand_in)
 {
 	struct sys_fs *sys;
 	struct statfs sfs;
-	struct stat sb;
 	char *real;
 	long page;
+	int fd;
+	int err;
 
 	real = realpath(root, NULL);
-	if (!real || stat(real, &sb) || !S_ISDIR(sb.st_mode)) {
-		int err = real ? ENOTDIR : errno;
-
+	if (!real) {
+		err = errno;
 		cfs_err(root, "%s", cfs_strerror(err));
-		free(real);
 		return -err;
 	}
-	if (statfs(real, &sfs)) {
-		int err = errno;
-
+	fd = open(real, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstatfs(fd, &sfs)) {
+		err = errno == ELOOP ? ENOTDIR : errno;
 		cfs_err(root, "%s", cfs_strerror(err));
-		free(real);
-		return -err;
+		goto err_close;
 	}
-	if (sfs.f_type != CONFIGFS_MAGIC && !root_given) {
-		cfs_err(root, "not a configfs mount (mount -t configfs none %s)",
+	if (sfs.f_type != CONFIGFS_MAGIC && !stand_in) {
+		err = ENODEV;
+		cfs_err(root, "not a configfs mount (mount -t configfs none %s); a directory standing in for one needs -R",
 			root);
-		free(real);
-		return -ENODEV;
+		goto err_close;
 	}
 	/* The root directory "/" would make every path begin with "//". */
 	if (!strcmp(real, "/"))
 		real[0] = '\0';
 	sys = xmalloc(sizeof(*sys));
 	sys->root = real;
+	sys->root_fd = fd;
 	sys->simulate = sfs.f_type != CONFIGFS_MAGIC;
 	page = sysconf(_SC_PAGESIZE);
 	fs->ops = &sys_fs_ops;
@@ -595,6 +603,11 @@ int fs_open_sys(struct fs *fs, const char *root, bool root_given)
 	fs->nr_changes = 0;
 	fs->record = NULL;
 	return 0;
+err_close:
+	if (fd >= 0)
+		close(fd);
+	free(real);
+	return -err;
 }
 
 void fs_close(struct fs *fs)
@@ -604,9 +617,18 @@ void fs_close(struct fs *fs)
 	fs_clear_record(fs);
 	if (fs->ops != &sys_fs_ops)
 		return;
+	close(sys->root_fd);
 	free(sys->root);
 	free(sys);
 	fs->priv = NULL;
+}
+
+/* The descriptor of the root, for inotify; -1 when not the system's. */
+int fs_root_fd(struct fs *fs)
+{
+	struct sys_fs *sys = fs->priv;
+
+	return fs->ops == &sys_fs_ops ? sys->root_fd : -1;
 }
 
 /* Opens the root named by --root, $CONFIGFS_ROOT or the default. */
@@ -614,10 +636,11 @@ int fs_open_cmd(struct fs *fs)
 {
 	const char *root = cfs_opts.root;
 
-	if (!root || !root[0])
-		root = getenv("CONFIGFS_ROOT");
 	if (root && root[0])
 		return fs_open_sys(fs, root, true);
+	root = getenv("CONFIGFS_ROOT");
+	if (root && root[0])
+		return fs_open_sys(fs, root, false);
 	return fs_open_sys(fs, CFS_DEFAULT_ROOT, false);
 }
 

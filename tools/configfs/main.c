@@ -30,9 +30,11 @@ static void cfs_usage(FILE *out)
 {
 	size_t i;
 
-	cfs_usage_line(out, "[-R DIR] COMMAND [ARGS]");
+	cfs_usage_line(out, "[-R DIR] [--show-secrets] COMMAND [ARGS]");
 	fputs("  -R, --root DIR  the configfs mount (default: $CONFIGFS_ROOT,\n"
 	      "                  else " CFS_DEFAULT_ROOT ")\n"
+	      "  --show-secrets  print secret values (keys, passwords) that\n"
+	      "                  tree, diff, restore and watch hide\n"
 	      "  -h, --help      this text; COMMAND --help for a command's\n"
 	      "  -V, --version   the version\n"
 	      "Commands:\n", out);
@@ -64,6 +66,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "root", required_argument, NULL, 'R' },
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -78,6 +81,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'R':
 			cfs_opts.root = optarg;
+			break;
+		case 'S':
+			cfs_opts.show_secrets = true;
 			break;
 		case 'h':
 			cfs_usage(stdout);

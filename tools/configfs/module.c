@@ -8,12 +8,21 @@
  * configfs module in /sys/module, and theirs, in name order. restore
  * runs modprobe for each that is not loaded, before anything else, as
  * targetcli and nvmetcli load their fabrics.
+ *
+ * A saved file may come from anywhere, and restore runs as root: it loads
+ * only configfs clients, by name. A module line must name a module file of
+ * this kernel (modules.dep; an alias is not one) whose dependencies
+ * include configfs; a file naming any other is refused whole. modprobe
+ * gets the name after "--" and no option that would skip its blacklist
+ * or install commands. With configfs built in, modules.dep cannot tell
+ * its clients: nothing is loaded, and the file is not refused for it.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,7 +100,7 @@ int module_save(struct fs *fs, FILE *out)
 	for (next = 0; next < nr; next++) {
 		struct stmt st = { .kind = STMT_MODULE, .path = names[next] };
 
-		format_print_stmt(out, "", &st);
+		format_save_stmt(out, &st);
 	}
 	free(names);
 	arena_free(&arena);
@@ -132,6 +141,182 @@ int module_describe(struct fs *fs, const struct script *script, FILE *out)
 	return nr;
 }
 
+/* Is @a, a module file's name up to @len bytes, the module @b? '-' is '_'. */
+static bool module_same(const char *a, size_t len, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < len && b[i]; i++)
+		if (a[i] != b[i] && !((a[i] == '-' || a[i] == '_') &&
+				      (b[i] == '-' || b[i] == '_')))
+			return false;
+	return i == len && !b[i];
+}
+
+/* The module name of the path at @p ("kernel/fs/x/nvmet-tcp.ko.xz"). */
+static const char *module_file_name(const char *p, const char *end,
+				    size_t *len)
+{
+	const char *base = p;
+	const char *q;
+
+	for (q = p; q < end; q++)
+		if (*q == '/')
+			base = q + 1;
+	for (q = base; q < end && *q != '.'; q++)
+		;
+	*len = q - base;
+	return base;
+}
+
+enum module_client {
+	MODULE_CLIENT,
+	MODULE_NOT_CLIENT,	/* a module of this kernel, not using configfs */
+	MODULE_UNKNOWN,		/* no module file of that name */
+};
+
+/*
+ * Does the module @name use configfs? modules.dep lists, on the line of
+ * each module file, every module it needs, directly or not.
+ */
+static enum module_client module_client(const char *dep_text, size_t len,
+					const char *name)
+{
+	const char *end = dep_text + len;
+	const char *p = dep_text;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *colon;
+		const char *file;
+		size_t n;
+
+		if (!eol)
+			eol = end;
+		colon = memchr(p, ':', eol - p);
+		if (colon) {
+			file = module_file_name(p, colon, &n);
+			if (module_same(file, n, name)) {
+				for (p = colon + 1; p < eol;) {
+					const char *sp = memchr(p, ' ',
+								eol - p);
+
+					if (!sp)
+						sp = eol;
+					file = module_file_name(p, sp, &n);
+					if (n && module_same(file, n,
+							     "configfs"))
+						return MODULE_CLIENT;
+					p = sp + 1;
+				}
+				return MODULE_NOT_CLIENT;
+			}
+		}
+		p = eol + 1;
+	}
+	return MODULE_UNKNOWN;
+}
+
+/* Is configfs a module of this kernel, so that its clients can be told? */
+static bool module_configfs_is_module(const char *dep_text, size_t len)
+{
+	return module_client(dep_text, len, "configfs") != MODULE_UNKNOWN;
+}
+
+static char *module_dep_file(void)
+{
+	struct utsname u;
+	char *path;
+
+	if (cfs_opts.modules_dep)
+		return strdup(cfs_opts.modules_dep);
+	if (uname(&u) ||
+	    asprintf(&path, "/lib/modules/%s/modules.dep", u.release) < 0)
+		return NULL;
+	return path;
+}
+
+/*
+ * Checks every module line of @script against modules.dep, before
+ * anything is loaded or applied. Returns the number of lines naming a
+ * module that does not use configfs, each reported: the file is then
+ * refused. A name with no module file (an alias, or a module another
+ * kernel had) is left to module_load(), which reports it and goes on.
+ */
+int module_check(struct fs *fs, const struct script *script)
+{
+	char *dep_file;
+	char *text = NULL;
+	size_t len = 0;
+	int nr_bad = 0;
+	size_t i;
+	int ret;
+
+	if (!module_dir(fs))
+		return 0;
+	for (i = 0; i < script->nr_stmts; i++)
+		if (script->stmts[i].kind == STMT_MODULE)
+			break;
+	if (i == script->nr_stmts)
+		return 0;
+	dep_file = module_dep_file();
+	if (!dep_file)
+		cfs_out_of_memory();
+	ret = read_whole_file(dep_file, &text, &len);
+	if (ret) {
+		/* None can be loaded: module_load() says so for each. */
+		free(dep_file);
+		return 0;
+	}
+	if (!module_configfs_is_module(text, len))
+		i = script->nr_stmts;	/* module_load() says why for each */
+	for (; i < script->nr_stmts; i++) {
+		const struct stmt *st = &script->stmts[i];
+
+		if (st->kind != STMT_MODULE ||
+		    module_client(text, len, st->path) != MODULE_NOT_CLIENT)
+			continue;
+		cfs_err(st->path, "line %u: not a configfs client (%s lists no configfs among its dependencies): refused",
+			st->line, dep_file);
+		nr_bad++;
+	}
+	free(text);
+	free(dep_file);
+	return nr_bad;
+}
+
+/* Can @name be loaded? Reports why not. */
+static bool module_loadable(const char *name)
+{
+	char *dep_file = module_dep_file();
+	enum module_client client = MODULE_UNKNOWN;
+	char *text;
+	size_t len;
+	int ret;
+
+	if (!dep_file)
+		cfs_out_of_memory();
+	ret = read_whole_file(dep_file, &text, &len);
+	if (ret) {
+		cfs_err(name, "not loaded: %s: %s", dep_file,
+			cfs_strerror(ret));
+	} else if (!module_configfs_is_module(text, len)) {
+		free(text);
+		cfs_err(name, "not loaded: configfs is built in, so %s cannot tell which modules use it",
+			dep_file);
+	} else {
+		client = module_client(text, len, name);
+		free(text);
+		if (client == MODULE_UNKNOWN)
+			cfs_err(name, "not loaded: no module of that name in %s (an alias, or not this kernel's)",
+				dep_file);
+		else if (client == MODULE_NOT_CLIENT)
+			cfs_err(name, "not loaded: not a configfs client");
+	}
+	free(dep_file);
+	return client == MODULE_CLIENT;
+}
+
 static int module_probe(const char *prog, const char *name)
 {
 	int status;
@@ -143,7 +328,7 @@ static int module_probe(const char *prog, const char *name)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		execlp(prog, prog, "-q", name, (char *)NULL);
+		execlp(prog, prog, "-q", "--", name, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -170,6 +355,10 @@ int module_load(struct fs *fs, const struct script *script, bool verbose)
 
 		if (st->kind != STMT_MODULE || module_loaded(fs, st->path))
 			continue;
+		if (!module_loadable(st->path)) {
+			nr_failed++;
+			continue;
+		}
 		ret = module_probe(prog, st->path);
 		if (verbose && !ret)
 			format_print_stmt(stdout, "", st);

@@ -40,10 +40,16 @@ enum pnode_kind {
 	PN_LINK,
 };
 
-/* One path named by the script, or an ancestor of one. */
+/*
+ * One path named by the script, or an ancestor of one. Only a node some
+ * statement names has its path from the start (the statement's own
+ * string); an ancestor's is made when asked for (plan_path()): a file of
+ * paths 2,000 levels deep would otherwise hold every prefix of each,
+ * memory quadratic in the file (1.7 GB for 800 KB).
+ */
 struct pnode {
 	const char *name;
-	const char *path;
+	const char *path;		/* NULL until plan_path() */
 	struct pnode *parent;
 	struct pnode *first_kid;	/* while building */
 	struct pnode *next_kid;
@@ -77,13 +83,15 @@ struct plan_ctx {
 	size_t nr_commits;
 };
 
-/* FNV-1a, folded to the width of size_t. */
-static size_t plan_hash(const char *path)
+/* FNV-1a of @parent and @name, folded to the width of size_t. */
+static size_t plan_hash(const struct pnode *parent, const char *name,
+			size_t len)
 {
-	unsigned long long h = 0xcbf29ce484222325ULL;
+	unsigned long long h = 0xcbf29ce484222325ULL ^ (uintptr_t)parent;
+	size_t i;
 
-	while (*path)
-		h = (h ^ (unsigned char)*path++) * 0x100000001b3ULL;
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
 	return (size_t)h;
 }
 
@@ -100,7 +108,8 @@ static void plan_rehash(struct plan *plan)
 
 		while (n) {
 			struct pnode *next = n->hash_next;
-			size_t b = plan_hash(n->path) & (size - 1);
+			size_t b = plan_hash(n->parent, n->name,
+					     strlen(n->name)) & (size - 1);
 
 			n->hash_next = hash[b];
 			hash[b] = n;
@@ -112,16 +121,58 @@ static void plan_rehash(struct plan *plan)
 	plan->hash_size = size;
 }
 
-static struct pnode *plan_lookup(struct plan *plan, const char *path)
+static struct pnode *plan_lookup_kid(struct plan *plan,
+				     const struct pnode *parent,
+				     const char *name, size_t len)
 {
 	struct pnode *n;
 
 	if (!plan->hash_size)
 		return NULL;
-	n = plan->hash[plan_hash(path) & (plan->hash_size - 1)];
-	while (n && strcmp(n->path, path))
+	n = plan->hash[plan_hash(parent, name, len) & (plan->hash_size - 1)];
+	while (n && (n->parent != parent || strncmp(n->name, name, len) ||
+		     n->name[len]))
 		n = n->hash_next;
 	return n;
+}
+
+static struct pnode *plan_lookup(struct plan *plan, const char *path)
+{
+	struct pnode *n = plan->root;
+	const char *p = path;
+
+	while (n && *p) {
+		const char *end = strchrnul(p, '/');
+
+		n = plan_lookup_kid(plan, n, p, end - p);
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+/* @n's path, made from its ancestors' names the first time. */
+static const char *plan_path(struct plan *plan, struct pnode *n)
+{
+	const struct pnode *up;
+	size_t len = 0;
+	char *path;
+
+	if (n->path)
+		return n->path;
+	for (up = n; up->parent; up = up->parent)
+		len += strlen(up->name) + 1;
+	path = arena_alloc(&plan->arena, len);
+	path[--len] = '\0';
+	for (up = n; up->parent; up = up->parent) {
+		size_t name_len = strlen(up->name);
+
+		len -= name_len;
+		memcpy(path + len, up->name, name_len);
+		if (len)
+			path[--len] = '/';
+	}
+	n->path = path;
+	return path;
 }
 
 static void plan_bad(struct plan_ctx *ctx, unsigned int line,
@@ -142,7 +193,7 @@ static int plan_want_dir(struct plan_ctx *ctx, struct pnode *n,
 			 unsigned int line)
 {
 	if (n->kind == PN_ATTR || n->kind == PN_LINK) {
-		plan_bad(ctx, line, n->path,
+		plan_bad(ctx, line, plan_path(ctx->plan, n),
 			 n->kind == PN_ATTR ?
 			 "used as a directory, but set as an attribute at" :
 			 "used as a directory, but made a link at",
@@ -156,41 +207,41 @@ static int plan_want_dir(struct plan_ctx *ctx, struct pnode *n,
 	return 0;
 }
 
+/* The node of @path, made with its ancestors when missing; NULL if bad. */
 static struct pnode *plan_get(struct plan_ctx *ctx, const char *path,
 			      unsigned int line)
 {
 	struct plan *plan = ctx->plan;
-	const char *slash;
-	struct pnode *parent;
-	struct pnode *n;
+	struct pnode *parent = plan->root;
+	const char *p = path;
 
-	n = plan_lookup(plan, path);
-	if (n)
-		return n;
-	slash = strrchr(path, '/');
-	if (slash) {
-		char *up = arena_strndup(&plan->arena, path, slash - path);
+	while (*p) {
+		const char *end = strchrnul(p, '/');
+		size_t len = end - p;
+		struct pnode *n = plan_lookup_kid(plan, parent, p, len);
+		size_t b;
 
-		parent = plan_get(ctx, up, line);
-	} else {
-		parent = plan->root;
+		if (!n) {
+			if (plan_want_dir(ctx, parent, line))
+				return NULL;
+			if (plan->nr_nodes >= plan->hash_size / 2)
+				plan_rehash(plan);
+			n = arena_alloc(&plan->arena, sizeof(*n));
+			memset(n, 0, sizeof(*n));
+			n->name = arena_strndup(&plan->arena, p, len);
+			n->parent = parent;
+			n->next_kid = parent->first_kid;
+			parent->first_kid = n;
+			parent->nr_kids++;
+			b = plan_hash(parent, p, len) & (plan->hash_size - 1);
+			n->hash_next = plan->hash[b];
+			plan->hash[b] = n;
+			plan->nr_nodes++;
+		}
+		parent = n;
+		p = *end ? end + 1 : end;
 	}
-	if (!parent || plan_want_dir(ctx, parent, line))
-		return NULL;
-	if (plan->nr_nodes >= plan->hash_size / 2)
-		plan_rehash(plan);
-	n = arena_alloc(&plan->arena, sizeof(*n));
-	memset(n, 0, sizeof(*n));
-	n->path = arena_strdup(&plan->arena, path);
-	n->name = path_base(n->path);
-	n->parent = parent;
-	n->next_kid = parent->first_kid;
-	parent->first_kid = n;
-	parent->nr_kids++;
-	n->hash_next = plan->hash[plan_hash(path) & (plan->hash_size - 1)];
-	plan->hash[plan_hash(path) & (plan->hash_size - 1)] = n;
-	plan->nr_nodes++;
-	return n;
+	return parent;
 }
 
 static int plan_set_kind(struct plan_ctx *ctx, struct pnode *n,
@@ -207,7 +258,7 @@ static int plan_set_kind(struct plan_ctx *ctx, struct pnode *n,
 	if (n->kind != PN_ANY || (kind != PN_DIR && n->nr_kids)) {
 		snprintf(why, sizeof(why), "made %s, but it is %s at",
 			 names[kind], names[n->kind ? n->kind : PN_DIR]);
-		plan_bad(ctx, line, n->path, why,
+		plan_bad(ctx, line, plan_path(ctx->plan, n), why,
 			 n->kind_line ? n->kind_line : line);
 		return -EINVAL;
 	}
@@ -238,6 +289,10 @@ static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
 	n = plan_get(ctx, st->path, st->line);
 	if (!n)
 		return;
+	/* What plan_dir_path() gives: no longer than the statement's. */
+	if (!n->path)
+		n->path = st->path;
+	plan_path(ctx->plan, n->parent);
 	switch (st->kind) {
 	case STMT_MKDIR:
 		slot = &n->mkdir;
@@ -256,6 +311,8 @@ static void plan_add(struct plan_ctx *ctx, const struct stmt *st)
 		target = plan_get(ctx, st->arg, st->line);
 		if (!target || plan_want_dir(ctx, target, st->line))
 			return;
+		if (!target->path)
+			target->path = st->arg;
 		break;
 	case STMT_CHMOD:
 		slot = &n->chmod;
@@ -326,15 +383,14 @@ static bool plan_is_bare_dir(const struct pnode *n)
 }
 
 /* @path of a node inside the live item @item, moved to its pending/. */
-static const char *plan_pending_path(struct plan *plan,
-				     const struct pnode *item,
+static const char *plan_pending_path(struct plan *plan, struct pnode *item,
 				     const char *path)
 {
-	const struct pnode *group = item->parent->parent;
+	const char *group = plan_path(plan, item->parent->parent);
 
-	return arena_printf(&plan->arena, "%s%spending/%s%s", group->path,
-			    group->path[0] ? "/" : "", item->name,
-			    path + strlen(item->path));
+	return arena_printf(&plan->arena, "%s%spending/%s%s", group,
+			    group[0] ? "/" : "", item->name,
+			    path + strlen(plan_path(plan, item)));
 }
 
 /* A live item: the commit that renames it from pending/ into live/. */
@@ -348,12 +404,12 @@ static void plan_add_commit(struct plan_ctx *ctx, struct pnode *n)
 
 	memset(st, 0, sizeof(*st));
 	st->kind = STMT_COMMIT;
-	st->path = n->path;
+	st->path = plan_path(plan, n);
 	st->arg = plan_pending_path(plan, n, n->path);
 	st->len = strlen(st->arg);
 	st->line = n->mkdir ? n->mkdir->st->line : n->kind_line;
 	if (twin && twin->kind != PN_ANY)
-		plan_bad(ctx, st->line, n->path,
+		plan_bad(ctx, st->line, st->path,
 			 "live, but also pending (names are unique in a committable group) at",
 			 twin->mkdir ? twin->mkdir->st->line :
 			 twin->kind_line);
@@ -389,7 +445,8 @@ static void plan_mark_items(struct plan_ctx *ctx, struct pnode *n,
 			if (ops[i])
 				ops[i]->pending = plan_pending_path(plan, item,
 								    n->path);
-		if (n->link && path_is_under(n->target->path, item->path))
+		if (n->link && path_is_under(n->target->path,
+					     plan_path(plan, item)))
 			n->link->pending_arg =
 				plan_pending_path(plan, item,
 						  n->target->path);
@@ -433,8 +490,11 @@ static bool plan_own_sets_first(const struct pnode *n)
 {
 	const struct pnode *hba = n->parent;
 
-	return hba && hba->parent && hba->parent->path &&
-	       !strcmp(hba->parent->path, "target/core");
+	const struct pnode *core = hba ? hba->parent : NULL;
+	const struct pnode *target = core ? core->parent : NULL;
+
+	return target && target->parent && !target->parent->parent &&
+	       !strcmp(core->name, "core") && !strcmp(target->name, "target");
 }
 
 /*

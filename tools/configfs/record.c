@@ -181,11 +181,11 @@ void record_print(FILE *out, const char *indent, const char *text,
 			fputc(c, out);
 		else if (c == '\t')
 			fputs("\\t", out);
-		else if (n)
+		else if (n && cp >= 0xa0)
 			fwrite(s + i, 1, n, out);
 		else
 			fprintf(out, "\\x%02x", c);
-		i += n ? n : 1;
+		i += n && cp >= 0xa0 ? n : 1;
 	}
 	if (len && !line_start)
 		fputc('\n', out);

@@ -26,7 +26,9 @@ static void restore_usage(FILE *out)
 	      "                 the tree has under FILE's directories (or\n"
 	      "                 the PATHs) and FILE does not (configfs diff)\n"
 	      "  --if-exists    no FILE is no error: nothing to restore (at\n"
-	      "                 boot, before anything was saved)\n",
+	      "                 boot, before anything was saved)\n"
+	      "  --show-secrets  secret values (keys, passwords) in what is\n"
+	      "                 printed too\n",
 	      out);
 }
 
@@ -80,6 +82,7 @@ int cmd_restore(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "prune", no_argument, NULL, 'p' },
 		{ "if-exists", no_argument, NULL, 'e' },
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -114,6 +117,9 @@ int cmd_restore(int argc, char **argv)
 		case 'e':
 			if_exists = true;
 			break;
+		case 'S':
+			cfs_opts.show_secrets = true;
+			break;
 		case 'h':
 			restore_usage(stdout);
 			return CFS_EXIT_OK;
@@ -129,8 +135,11 @@ int cmd_restore(int argc, char **argv)
 	file = argv[optind];
 	if (if_exists && strcmp(file, "-") && access(file, F_OK) &&
 	    errno == ENOENT) {
-		if (flags & APPLY_VERBOSE)
-			printf("# %s: no such file, nothing to restore\n", file);
+		if (flags & APPLY_VERBOSE) {
+			fputs("# ", stdout);
+			cfs_put_safe(stdout, file, strlen(file));
+			fputs(": no such file, nothing to restore\n", stdout);
+		}
 		return CFS_EXIT_OK;
 	}
 	ret = plan_load(&plan, &script, file);
@@ -153,14 +162,28 @@ int cmd_restore(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
+	if (module_check(&fs, &script)) {
+		cfs_err(file, "refused: nothing applied");
+		ret = CFS_EXIT_USAGE;
+		goto out_fs;
+	}
+	/*
+	 * A dry run exits as the restore would where it can tell: 1 when a
+	 * statement would not apply ('!' lines).
+	 */
 	if (dry_run) {
+		int nr_fails = 0;
+
 		module_describe(&fs, &script, stdout);
-		ret = apply_describe(&plan, &fs, NULL, 0, stdout);
+		ret = apply_describe(&plan, &fs, NULL,
+				     prune ? APPLY_PRUNE : 0, stdout,
+				     &nr_fails);
 		for (i = 0; prune && i < (nr_paths ? nr_paths : 1); i++)
 			ret = restore_describe_extras(&plan, &fs,
 						      nr_paths ? paths[i] :
 						      NULL) ?: ret;
-		ret = ret < 0 ? CFS_EXIT_SYSTEM : CFS_EXIT_OK;
+		ret = ret < 0 ? CFS_EXIT_SYSTEM :
+		      nr_fails ? CFS_EXIT_FAIL : CFS_EXIT_OK;
 		goto out_fs;
 	}
 	/* A module that fails shows again as the directories it did not make. */

@@ -180,7 +180,11 @@ static int rm_dirs(struct rm *rm, const struct node *dir, char *path,
 				"a default group or subsystem root: emptied, stays");
 		return 0;
 	}
-	cfs_err(path, "cannot remove: %s; stopped here", cfs_strerror(ret));
+	if (ret == -ENOTEMPTY && rm->fs->simulate)
+		cfs_err(path, "holds files: a stand-in root's files are never removed; stopped here");
+	else
+		cfs_err(path, "cannot remove: %s; stopped here",
+			cfs_strerror(ret));
 	return ret;
 }
 
@@ -289,6 +293,26 @@ static void rm_usage(FILE *out)
 	      out);
 }
 
+/*
+ * As POSIX rm(1): an operand whose last component is "." or "..", or an
+ * empty one, is refused, wherever it is; inside the tree "." would be the
+ * current directory's whole subtree.
+ */
+static bool rm_is_dot_or_empty(const char *arg)
+{
+	size_t len = strlen(arg);
+	size_t start;
+
+	while (len > 1 && arg[len - 1] == '/')
+		len--;
+	start = len;
+	while (start && arg[start - 1] != '/')
+		start--;
+	len -= start;
+	return !arg[0] || (len == 1 && arg[start] == '.') ||
+	       (len == 2 && arg[start] == '.' && arg[start + 1] == '.');
+}
+
 int cmd_rm(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -345,13 +369,19 @@ int cmd_rm(int argc, char **argv)
 		paths = xmalloc(nr * sizeof(*paths));
 	}
 	for (i = 0; !all && i < nr; i++) {
+		if (rm_is_dot_or_empty(argv[optind + i])) {
+			cfs_err(argv[optind + i],
+				"\".\", \"..\" and an empty path are refused, as by rm(1)");
+			ret = CFS_EXIT_USAGE;
+			goto out;
+		}
 		if (fs_user_path(&fs, argv[optind + i], &arena, &paths[i])) {
 			ret = CFS_EXIT_USAGE;
 			goto out;
 		}
 		/*
-		 * ".", "" or the mount itself would take down every
-		 * subsystem's configuration at once: only on request.
+		 * The mount itself would take down every subsystem's
+		 * configuration at once: only on request.
 		 */
 		if (!paths[i][0]) {
 			cfs_err(argv[optind + i],

@@ -21,6 +21,7 @@
 #include "configfs.h"
 
 struct save {
+	struct fs *fs;
 	FILE *out;
 	unsigned int flags;
 	const struct stmt **keep;	/* write-only values, by path */
@@ -57,14 +58,122 @@ static void save_modes(struct save *s, const struct node *node)
 	if (!walk_mode_is_default(node)) {
 		st.kind = STMT_CHMOD;
 		st.mode = node->mode;
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 	}
 	if (node->uid || node->gid) {
 		st.kind = STMT_CHOWN;
 		st.uid = node->uid;
 		st.gid = node->gid;
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 	}
+}
+
+/*
+ * The part of @info after @key, up to @stop (or the end of its line);
+ * NULL when @key is not there. rtslib reads info the same way.
+ */
+static char *save_info_field(const char *info, const char *key,
+			     const char *stop)
+{
+	const char *p = strstr(info, key);
+	const char *eol;
+	const char *end;
+
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	eol = strchrnul(p, '\n');
+	end = stop ? strstr(p, stop) : NULL;
+	if (!end || end > eol)
+		end = eol;
+	return strndup(p, end - p);
+}
+
+/* Is @s a decimal number? */
+static bool save_is_number(const char *s)
+{
+	return s && s[0] && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+ * A LIO backstore's control (target/core/HBA/DEVICE/control) is
+ * write-only and carries what the backstore is: without it a restore
+ * cannot enable it. As rtslib does, it is rebuilt from the backstore's
+ * info for the types whose info shows all of it: fileio (name and size;
+ * buffered and async I/O), iblock (udev path; read-only) and rd_mcp
+ * (pages; nullio, dummy). Returns the value, to free, or NULL.
+ */
+static char *save_lio_control(struct save *s, const struct node *node)
+{
+	const char *hba = node->path + strlen("target/core/");
+	char *info_path;
+	char *value = NULL;
+	char *info;
+	char *a = NULL;
+	char *b = NULL;
+	size_t total;
+	size_t len;
+	const char *p;
+	int slashes = 0;
+
+	if (strncmp(node->path, "target/core/", 12) ||
+	    strcmp(node->name, "control"))
+		return NULL;
+	for (p = hba; *p; p++)
+		slashes += *p == '/';
+	if (slashes != 2)
+		return NULL;
+	info_path = strdup(node->path);
+	info = xmalloc(CFS_VALUE_MAX + 1);
+	if (!info_path)
+		cfs_out_of_memory();
+	strcpy(info_path + strlen(info_path) - strlen("control"), "info");
+	if (fs_read(s->fs, info_path, info, CFS_VALUE_MAX, &len, &total) ||
+	    memchr(info, '\0', len))
+		goto out;
+	info[len] = '\0';
+	if (!strncmp(hba, "fileio_", 7)) {
+		/* "File: %s  Size: %llu  Mode: %s Async: %d" */
+		a = save_info_field(info, "File: ", "  Size: ");
+		b = save_info_field(info, "  Size: ", "  Mode: ");
+		if (!a || !a[0] || !save_is_number(b))
+			goto out;
+		if (asprintf(&value, "fd_dev_name=%s,fd_dev_size=%s%s%s", a, b,
+			     strstr(info, "Mode: Buffered-WCE") ?
+			     ",fd_buffered_io=1" : "",
+			     strstr(info, " Async: 1") ?
+			     ",fd_async_io=1" : "") < 0)
+			value = NULL;
+	} else if (!strncmp(hba, "iblock_", 7)) {
+		/* "  UDEV PATH: %s  readonly: %d" */
+		a = save_info_field(info, "  UDEV PATH: ", "  readonly: ");
+		if (!a || !a[0])
+			goto out;
+		if (asprintf(&value, "udev_path=%s%s", a,
+			     strstr(info, "  readonly: 1") ?
+			     ",readonly=1" : "") < 0)
+			value = NULL;
+	} else if (!strncmp(hba, "rd_mcp_", 7)) {
+		/* "PAGES/PAGE_SIZE: %u*%lu ... nullio: %d dummy: %d" */
+		a = save_info_field(info, "PAGES/PAGE_SIZE: ", "*");
+		if (!save_is_number(a) || !strcmp(a, "0"))
+			goto out;
+		if (asprintf(&value, "rd_pages=%s%s%s", a,
+			     strstr(info, "nullio: 1") ? ",rd_nullio=1" : "",
+			     strstr(info, "dummy: 1") ? ",rd_dummy=1" : "") < 0)
+			value = NULL;
+	}
+	/* The kernel splits control at ',' and newlines: none can be in a part. */
+	if (value && (strchr(a, ',') || strchr(a, '\n'))) {
+		free(value);
+		value = NULL;
+	}
+out:
+	free(a);
+	free(b);
+	free(info);
+	free(info_path);
+	return value;
 }
 
 static void save_attr(struct save *s, const struct node *node)
@@ -77,6 +186,7 @@ static void save_attr(struct save *s, const struct node *node)
 	};
 	const struct stmt *kept;
 	char detail[64];
+	char *rebuilt;
 
 	if (!node->writable)
 		goto modes;
@@ -85,15 +195,24 @@ static void save_attr(struct save *s, const struct node *node)
 		/* A gadget's UDC names this machine's controller. */
 		st.any = (s->flags & SAVE_PORTABLE) && node->len &&
 			 !strcmp(node->name, "UDC");
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 		break;
 	case ATTR_WRITE_ONLY:
 		kept = save_kept(s, node->path);
-		if (kept)
-			format_print_stmt(s->out, "", kept);
-		else
+		rebuilt = kept ? NULL : save_lio_control(s, node);
+		if (kept) {
+			format_save_stmt(s->out, kept);
+		} else if (rebuilt) {
+			st.arg = rebuilt;
+			st.len = strlen(rebuilt);
+			format_print_note(s->out, "write-only, rebuilt from info",
+					  node->path, NULL);
+			format_save_stmt(s->out, &st);
+			free(rebuilt);
+		} else {
 			format_print_note(s->out, "write-only, not saved",
 					  node->path, "add: set PATH VALUE");
+		}
 		break;
 	case ATTR_BINARY:
 		snprintf(detail, sizeof(detail), "%zu bytes, more than %d",
@@ -126,7 +245,7 @@ static void save_link(struct save *s, const struct node *node)
 		return;
 	}
 	st.len = strlen(node->target);
-	format_print_stmt(s->out, "", &st);
+	format_save_stmt(s->out, &st);
 	save_modes(s, node);
 }
 
@@ -139,7 +258,7 @@ static void save_dir(struct save *s, const struct node *dir)
 		/* A blank line ends each directory with content. */
 		if (s->block)
 			fputc('\n', s->out);
-		format_print_stmt(s->out, "", &st);
+		format_save_stmt(s->out, &st);
 		save_modes(s, dir);
 	}
 	s->block = false;
@@ -166,7 +285,7 @@ static void save_dir(struct save *s, const struct node *dir)
 int save_tree(struct fs *fs, const char *path, const struct script *keep,
 	      unsigned int flags, FILE *out)
 {
-	struct save s = { .out = out, .flags = flags };
+	struct save s = { .fs = fs, .out = out, .flags = flags };
 	struct tree tree;
 	size_t i;
 	int ret;
@@ -211,7 +330,8 @@ static void save_usage(FILE *out)
 	fputs("Write the tree under PATH (default: all) as statements that\n"
 	      "configfs restore applies.\n"
 	      "  -o, --output FILE  write to FILE (replaced whole), not stdout;\n"
-	      "                     a new FILE is made 0600; \"-\": stdout\n"
+	      "                     made 0600 (never wider; another user's\n"
+	      "                     FILE is refused); \"-\": stdout\n"
 	      "  -k, --keep OLD     carry over values of write-only attributes\n"
 	      "                     from OLD, an earlier save edited by hand\n"
 	      "  --portable         for another machine: a bound gadget's UDC\n"
@@ -221,34 +341,23 @@ static void save_usage(FILE *out)
 
 /*
  * A saved tree holds secrets (nvmet's dhchap_key, LIO's auth/password), so
- * the file restore reads must not become readable by more users than
- * before: a new file stays 0600 as mkstemp(3) made it, whatever the umask;
- * one that replaces an existing file takes that file's owner and mode, as
- * rtslib and nvmetcli do. The owner goes first: chown(2) clears the set-id
- * bits that chmod(2) then puts back.
+ * the file never becomes readable by more users than its owner: a new file
+ * stays 0600 as mkstemp(3) made it, whatever the umask; one that replaces
+ * an existing file keeps at most that file's owner bits (a 0666 file
+ * becomes 0600, a 0400 one stays 0400). The owner is never carried over:
+ * a file of another user is refused (save_refuse_target()), so that a
+ * file pre-made by someone else, world-readable or theirs to read, never
+ * receives root's secrets.
  */
-static int save_keep_owner_and_mode(int fd, const char *file,
-				    const struct stat *old)
+static int save_narrow_mode(int fd, const char *file, const struct stat *old)
 {
-	struct stat now;
+	mode_t mode = old->st_mode & 0600;
 
-	if (fstat(fd, &now))
-		return -errno;
-	if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
-	    fchown(fd, old->st_uid, old->st_gid)) {
+	if (fchmod(fd, mode)) {
 		int err = errno;
 
-		cfs_err(file, "cannot keep its owner %lu:%lu: %s",
-			(unsigned long)old->st_uid, (unsigned long)old->st_gid,
-			cfs_strerror(err));
-		return -err;
-	}
-	if (fchmod(fd, old->st_mode & 07777)) {
-		int err = errno;
-
-		cfs_err(file, "cannot keep its mode %04o: %s",
-			(unsigned int)(old->st_mode & 07777),
-			cfs_strerror(err));
+		cfs_err(file, "cannot set its mode %04o: %s",
+			(unsigned int)mode, cfs_strerror(err));
 		return -err;
 	}
 	return 0;
@@ -261,6 +370,8 @@ static int save_keep_owner_and_mode(int fd, const char *file,
  * or a FIFO would be replaced by a regular file. Links are refused, not
  * followed: save runs as root, often in directories others can write, and
  * writes secrets, so it writes only where the user named the file itself.
+ * A file another user owns is refused too: that user chose its mode and
+ * can change it, or read what is written there.
  */
 static int save_refuse_target(const char *file, const struct stat *old)
 {
@@ -271,6 +382,11 @@ static int save_refuse_target(const char *file, const struct stat *old)
 	if (!S_ISREG(old->st_mode)) {
 		cfs_err(file, "not a regular file; \"-o -\" writes to standard output");
 		return -EINVAL;
+	}
+	if (old->st_uid != geteuid()) {
+		cfs_err(file, "owned by uid %lu, not by this user: refused (remove it, or save to another name)",
+			(unsigned long)old->st_uid);
+		return -EPERM;
 	}
 	return 0;
 }
@@ -337,7 +453,7 @@ static int save_to_file(struct fs *fs, const char *path,
 		free(tmp);
 		return CFS_EXIT_SYSTEM;
 	}
-	if (replacing && save_keep_owner_and_mode(fd, file, &old)) {
+	if (replacing && save_narrow_mode(fd, file, &old)) {
 		close(fd);
 		ret = CFS_EXIT_SYSTEM;
 		goto out_unlink;

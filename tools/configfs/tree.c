@@ -44,7 +44,8 @@ static void tree_print(FILE *out, const struct node *node, int depth)
 		switch (node->state) {
 		case ATTR_TEXT:
 			fputs(" = ", out);
-			format_put_token(out, node->value, node->len);
+			format_put_value(out, node->path, node->value,
+					 node->len);
 			break;
 		case ATTR_WRITE_ONLY:
 			fputs(" [write-only]", out);
@@ -76,7 +77,7 @@ static void tree_json(FILE *out, const struct node *node, bool *first)
 	};
 	size_t i;
 
-	fputs(*first ? "[\n{" : ",\n{", out);
+	fputs(*first ? "\n{" : ",\n{", out);
 	*first = false;
 	json_member(out, "path", node->path, strlen(node->path));
 	fprintf(out, ",\"type\":\"%s\",\"mode\":\"%04o\",\"uid\":%lu,\"gid\":%lu",
@@ -86,7 +87,9 @@ static void tree_json(FILE *out, const struct node *node, bool *first)
 		fprintf(out, ",\"access\":\"%s\"",
 			!node->writable ? "ro" :
 			node->state == ATTR_WRITE_ONLY ? "wo" : "rw");
-		if (node->state == ATTR_TEXT)
+		if (node->state == ATTR_TEXT && cfs_hides(node->path))
+			fputs(",\"secret\":true", out);
+		else if (node->state == ATTR_TEXT)
 			json_field(out, "value", node->value, node->len);
 		else if (node->state == ATTR_BINARY)
 			fprintf(out, ",\"binary_size\":%zu", node->size);
@@ -108,7 +111,9 @@ static void tree_usage(FILE *out)
 {
 	cfs_usage_line(out, "tree [--json] [PATH]");
 	fputs("Show the tree under PATH (default: all) with attribute values.\n"
-	      "  -j, --json  one JSON object per entry, for scripts\n",
+	      "  -j, --json  one JSON object per entry, for scripts, in\n"
+	      "              {\"version\":N,\"entries\":[...]}\n"
+	      "  --show-secrets  secret values (keys, passwords) too\n",
 	      out);
 }
 
@@ -116,6 +121,7 @@ int cmd_tree(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +137,9 @@ int cmd_tree(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'S':
+			cfs_opts.show_secrets = true;
 			break;
 		case 'h':
 			tree_usage(stdout);
@@ -159,13 +168,18 @@ int cmd_tree(int argc, char **argv)
 	if (json) {
 		bool first = true;
 
+		printf("{\"version\":%d,\"entries\":[", CFS_JSON_VERSION);
 		tree_json(stdout, tree.top, &first);
-		fputs("\n]\n", stdout);
+		fputs("\n]}\n", stdout);
 	} else if (tree.top->kind == NODE_DIR) {
 		size_t i;
 
-		fprintf(stdout, "%s%s%s\n", fs.root, path[0] ? "/" : "",
-			path[0] || fs.root[0] ? path : "/");
+		char *top = arena_printf(&arena, "%s%s%s", fs.root,
+					 path[0] ? "/" : "",
+					 path[0] || fs.root[0] ? path : "/");
+
+		cfs_put_safe(stdout, top, strlen(top));
+		putchar('\n');
 		for (i = 0; i < tree.top->nr_kids; i++)
 			tree_print(stdout, tree.top->kids[i], 1);
 	} else {

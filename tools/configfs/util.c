@@ -30,18 +30,97 @@ struct cfs_opts cfs_opts = {
 	.prog = "configfs",
 };
 
+/*
+ * @s as text for a terminal: printable ASCII and well-formed UTF-8 from
+ * U+00A0 as they are, every other byte (controls, DEL, C1 controls such
+ * as U+009B, bytes that are not UTF-8) as \xNN. A name or value read
+ * from the tree or a file could otherwise move the cursor, retitle the
+ * window or answer back.
+ */
+void cfs_put_safe(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned int cp;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n = u[i] >= 0x80 ? utf8_seq_len(u + i, len - i, &cp) :
+			   0;
+
+		if (u[i] >= 0x20 && u[i] < 0x7f) {
+			fputc(u[i], out);
+			i++;
+		} else if (n && cp >= 0xa0) {
+			fwrite(u + i, 1, n, out);
+			i += n;
+		} else {
+			fprintf(out, "\\x%02x", u[i]);
+			i++;
+		}
+	}
+}
+
+/*
+ * Messages name paths and values from the tree and from files, and go
+ * to the journal at boot: each goes out through cfs_put_safe().
+ */
 void cfs_err(const char *object, const char *fmt, ...)
 {
+	char *text = NULL;
 	va_list ap;
+	int len;
 
 	fflush(stdout);
 	fprintf(stderr, "%s: ", cfs_opts.prog);
-	if (object)
-		fprintf(stderr, "%s: ", object[0] ? object : "/");
+	if (object) {
+		if (!object[0])
+			object = "/";
+		cfs_put_safe(stderr, object, strlen(object));
+		fputs(": ", stderr);
+	}
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	len = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	if (len < 0)
+		cfs_out_of_memory();
+	cfs_put_safe(stderr, text, len);
+	free(text);
 	fputc('\n', stderr);
+}
+
+static bool cfs_has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * The attributes known to hold secrets: nvmet's host and controller
+ * DH-HMAC-CHAP keys (dhchap_*), LIO iSCSI's CHAP passwords (auth/ and
+ * discovery_auth/ password, password_mutual). save writes them (its file
+ * is 0600); what is shown to people hides them.
+ */
+bool cfs_is_secret(const char *path)
+{
+	const char *name = path_base(path);
+	size_t dir_len = name > path ? (size_t)(name - path - 1) : 0;
+	const char *dir = path;
+	size_t i;
+
+	if (cfs_has_prefix(name, "dhchap_"))
+		return true;
+	if (!strstr(name, "password"))
+		return false;
+	for (i = dir_len; i > 0 && path[i - 1] != '/'; i--)
+		;
+	dir = path + i;
+	return (dir_len - i == 4 && !strncmp(dir, "auth", 4)) ||
+	       (dir_len - i == 14 && !strncmp(dir, "discovery_auth", 14));
+}
+
+/* Is @path's value hidden from what is printed (no --show-secrets)? */
+bool cfs_hides(const char *path)
+{
+	return !cfs_opts.show_secrets && cfs_is_secret(path);
 }
 
 /* "usage: PROG @rest", the first line of every usage text. */
@@ -255,6 +334,11 @@ void json_string(FILE *out, const char *s, size_t len)
 			fputs("\\t", out);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(out, "\\u%04x", c);
+		/* C1 controls (U+0080..U+009F) too: a terminal obeys them. */
+		else if (c == 0xc2 && i + 1 < len &&
+			 (unsigned char)s[i + 1] >= 0x80 &&
+			 (unsigned char)s[i + 1] < 0xa0)
+			fprintf(out, "\\u%04x", (unsigned char)s[++i]);
 		else
 			fputc(c, out);
 	}

@@ -125,12 +125,13 @@ static void watch_print_entry(struct watch *w, const char *event,
 	watch_end(w);
 }
 
-/* One side of a value change, in text. */
-static void watch_put_side(struct watch *w, const struct wentry *e)
+/* One side of a value change of @path, in text. */
+static void watch_put_side(struct watch *w, const char *path,
+			   const struct wentry *e)
 {
 	switch (e->state) {
 	case ATTR_TEXT:
-		format_put_token(w->out, e->value, e->len);
+		format_put_value(w->out, path, e->value, e->len);
 		break;
 	case ATTR_BINARY:
 		fprintf(w->out, "[binary, %zu bytes]", e->size);
@@ -156,7 +157,10 @@ static void watch_print_change(struct watch *w, const char *path,
 		return;
 	}
 	watch_begin(w, "change", path);
-	if (w->json) {
+	if (w->json && cfs_hides(path) &&
+	    (old->state == ATTR_TEXT || cur->state == ATTR_TEXT)) {
+		fputs(",\"secret\":true", w->out);
+	} else if (w->json) {
 		if (old->state == ATTR_TEXT)
 			json_field(w->out, "old", old->value, old->len);
 		if (cur->state == ATTR_TEXT)
@@ -168,12 +172,12 @@ static void watch_print_change(struct watch *w, const char *path,
 				   strlen(cfs_strerror(cur->err)));
 	} else if (cur->state == ATTR_BINARY) {
 		fputc(' ', w->out);
-		watch_put_side(w, cur);
+		watch_put_side(w, path, cur);
 	} else {
 		fputc(' ', w->out);
-		watch_put_side(w, old);
+		watch_put_side(w, path, old);
 		fputs(" -> ", w->out);
-		watch_put_side(w, cur);
+		watch_put_side(w, path, cur);
 	}
 	watch_end(w);
 }
@@ -594,7 +598,7 @@ void watch_stop(struct watch *w)
 
 struct watch_sys {
 	int fd;
-	const char *root;
+	int root_fd;	/* fs_root_fd(): the root as opened, not its path */
 };
 
 static int watch_sys_add(void *priv, const char *path)
@@ -603,10 +607,11 @@ static int watch_sys_add(void *priv, const char *path)
 	char full[PATH_MAX];
 	int wd;
 
-	if (snprintf(full, sizeof(full), "%s/%s", sys->root, path) >=
-	    (int)sizeof(full))
+	if (snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", sys->root_fd,
+		     path) >= (int)sizeof(full))
 		return -ENAMETOOLONG;
-	wd = inotify_add_watch(sys->fd, full, WATCH_MASK);
+	wd = inotify_add_watch(sys->fd, full, WATCH_MASK | IN_DONT_FOLLOW |
+			       IN_ONLYDIR);
 	return wd < 0 ? -errno : wd;
 }
 
@@ -683,8 +688,9 @@ static void watch_usage(FILE *out)
 	fputs("Print changes under PATH (default: all) as they happen:\n"
 	      "directories and links created and removed, values changed\n"
 	      "(old and new), writes to write-only attributes. Ctrl-C ends.\n"
-	      "  -j, --json   one JSON object per line\n"
-	      "  -q, --quiet  no \"watching\" note on standard error\n",
+	      "  -j, --json   one JSON object per line, after {\"version\":N}\n"
+	      "  -q, --quiet  no \"watching\" note on standard error\n"
+	      "  --show-secrets  secret values (keys, passwords) too\n",
 	      out);
 }
 
@@ -693,6 +699,7 @@ int cmd_watch(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "show-secrets", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -715,6 +722,9 @@ int cmd_watch(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'S':
+			cfs_opts.show_secrets = true;
 			break;
 		case 'h':
 			watch_usage(stdout);
@@ -745,7 +755,7 @@ int cmd_watch(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sfd = -1;
-	sys.root = fs.root;
+	sys.root_fd = fs_root_fd(&fs);
 	sys.fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (sys.fd >= 0 && !sigprocmask(SIG_BLOCK, &sigs, NULL))
 		sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
@@ -761,6 +771,10 @@ int cmd_watch(int argc, char **argv)
 		cfs_err(path, "%s", cfs_strerror(ret));
 		ret = CFS_EXIT_FAIL;
 		goto out_watch;
+	}
+	if (w.json) {
+		fprintf(w.out, "{\"version\":%d}\n", CFS_JSON_VERSION);
+		fflush(w.out);
 	}
 	if (!quiet)
 		cfs_err(path, "watching %zu directories", w.nr_watched);

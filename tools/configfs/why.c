@@ -58,7 +58,8 @@ int why_path(struct fs *fs, const char *path, const char *arg, FILE *out)
 		free(text);
 		return CFS_EXIT_OK;
 	case -ENODATA:
-		fprintf(out, "%s: no error recorded\n", arg);
+		cfs_put_safe(out, arg, strlen(arg));
+		fputs(": no error recorded\n", out);
 		return CFS_EXIT_FAIL;
 	case -EOPNOTSUPP:
 		cfs_err(arg,
