@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Simple groups: the children that mkdir makes in a CFGNG_GROUP() (their
- * struct allocated zeroed and freed by their release), and subsystems
- * registered from a static definition.
+ * Simple groups: the children that mkdir makes in a CFGNG_GROUP(), their
+ * struct allocated zeroed and freed by their release.
  */
 #include <linux/configfs.h>
 #include <linux/err.h>
-#include <linux/mutex.h>
 #include <linux/slab.h>
 
 #include <configfs-ng-helpers.h>
@@ -72,18 +70,3 @@ void cfgng_child_release(const struct cfgng_child *child,
 	kfree((char *)item - child->offset);
 }
 EXPORT_SYMBOL_GPL(cfgng_child_release);
-
-/**
- * cfgng_subsystem_register() - initialise a static subsystem and register it
- * @subsys: the subsystem, with its name and type set
- *
- * Context: process context; may sleep.
- * Return: 0, or configfs_register_subsystem()'s errno.
- */
-int cfgng_subsystem_register(struct configfs_subsystem *subsys)
-{
-	config_group_init(&subsys->su_group);
-	mutex_init(&subsys->su_mutex);
-	return configfs_register_subsystem(subsys);
-}
-EXPORT_SYMBOL_GPL(cfgng_subsystem_register);

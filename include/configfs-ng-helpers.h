@@ -24,6 +24,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/socket.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -514,8 +515,22 @@ static struct configfs_subsystem S##_subsys = {			\
 	.su_group.cg_item.ci_type	= (type),			\
 }
 
-/* config_group_init(), mutex_init() and configfs_register_subsystem(). */
-int cfgng_subsystem_register(struct configfs_subsystem *subsys);
+/**
+ * cfgng_subsystem_register() - initialise a static subsystem and register it
+ * @subsys: the subsystem, with its name and type set
+ *
+ * Inline, so that each client's su_mutex has a lockdep class of its own,
+ * as a stock client's has.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or configfs_register_subsystem()'s errno.
+ */
+static inline int cfgng_subsystem_register(struct configfs_subsystem *subsys)
+{
+	config_group_init(&subsys->su_group);
+	mutex_init(&subsys->su_mutex);
+	return configfs_register_subsystem(subsys);
+}
 
 /**
  * module_cfgng_subsystem() - a module's init and exit that register and
