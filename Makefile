@@ -52,7 +52,7 @@ USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
 GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
 		 $(wildcard tests/guest/*.c))
 
-all: module samples drivers tool guest-progs
+all: module helpers samples drivers tool guest-progs
 
 # The KVER the user gave, not the one $(ENV_MK) itself set: else a stale
 # env.mk would be rewritten as env-$(KVER).mk, and stay stale.
@@ -65,18 +65,26 @@ prereqs:
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP)/module W=1 KCFLAGS=-Werror modules
 
-samples: module
+# The helpers' library, configfs_helpers.ko (include/configfs-ng-helpers.h):
+# stock's exports alone, so the kernel's Module.symvers is all it needs.
+helpers:
+	$(MAKE) -C $(KDIR) M=$(TOP)/helpers W=1 KCFLAGS=-Werror modules
+
+# What a client links to: our module's exports and the helpers'.
+CLIENT_SYMBOLS := $(TOP)/module/Module.symvers $(TOP)/helpers/Module.symvers
+
+samples: module helpers
 	$(MAKE) -C $(KDIR) M=$(TOP)/samples W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+		KBUILD_EXTRA_SYMBOLS="$(CLIENT_SYMBOLS)" modules
 	rm -rf $(BUILD)/samples
 	mkdir -p $(BUILD)/samples
 	# What this kernel built (cng_visible needs 6.12), not a stale .ko.
 	cp $$(sed 's/\.o$$/.ko/' samples/modules.order) $(BUILD)/samples/
 
 # Drivers built on the module: fakenbd (drivers/fakenbd/README.md)
-drivers: module
+drivers: module helpers
 	$(MAKE) -C $(KDIR) M=$(TOP)/drivers/fakenbd W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS=$(TOP)/module/Module.symvers modules
+		KBUILD_EXTRA_SYMBOLS="$(CLIENT_SYMBOLS)" modules
 	rm -rf $(BUILD)/drivers
 	mkdir -p $(BUILD)/drivers
 	# None on a kernel it is not written for (drivers/fakenbd/Kbuild).
@@ -175,7 +183,7 @@ bench-profile: all
 bench-perf: all
 	scripts/bench-perf.sh
 
-lint: module
+lint: module helpers
 	scripts/check.sh lint
 
 # The Debian packages, built from a copy of the tree (scripts/mkdeb.sh).
@@ -214,15 +222,15 @@ install: dkms-install install-tool
 	fi
 
 clean:
-	find module samples drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+	find module helpers samples drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
 		-o -name 'modules.order' -o -name '.*.d' \) -delete
-	rm -rf module/.tmp_versions samples/.tmp_versions \
+	rm -rf module/.tmp_versions helpers/.tmp_versions samples/.tmp_versions \
 		drivers/fakenbd/.tmp_versions $(BUILD)
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module samples drivers tool guest-progs run check guest \
+.PHONY: all prereqs module helpers samples drivers tool guest-progs run check guest \
 	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
 	dkms-install install-tool install

@@ -25,6 +25,13 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+/*
+ * For the modversion CRCs of this file's exports only, frozen: the
+ * types <linux/inet.h> defines were visible to them when configfs-ng.h
+ * held the helpers, and clients built then carry those CRCs.
+ */
+#include <linux/inet.h>
+
 #include <configfs-ng.h>
 
 #include "internal.h"

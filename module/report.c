@@ -43,6 +43,13 @@
 #include <linux/tracepoint.h>
 #include <linux/xattr.h>
 
+/*
+ * For the modversion CRCs of this file's exports only, frozen: the
+ * types <linux/inet.h> defines were visible to them when configfs-ng.h
+ * held the helpers, and clients built then carry those CRCs.
+ */
+#include <linux/inet.h>
+
 #include <configfs-ng.h>
 
 #include "internal.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every kind of typed attribute of configfs-ng.h's helper layer, with its
- * options, in a simple group whose children are groups: the fixture of
- * tests/guest/helpers_attrs.c. Uses the helpers alone, so it loads on
- * stock configfs.ko too.
+ * Every kind of typed attribute of the helper layer
+ * (configfs-ng-helpers.h), with its options, in a simple group whose
+ * children are groups: the fixture of tests/guest/helpers_attrs.c. Uses
+ * the helpers alone (configfs_helpers.ko), so it loads on stock
+ * configfs.ko too.
  *
  *   /sys/kernel/config/cng_helpers/
  *     description     a constant text
@@ -25,7 +26,7 @@
  */
 #include <linux/string.h>
 
-#include <configfs-ng.h>
+#include <configfs-ng-helpers.h>
 
 struct cng_helpers_item {
 	struct config_group		group;

@@ -2,7 +2,7 @@
 /*
  * Committable items with the helper layer: a light is made and set in
  * pending/, and switched on by its move into live/. Needs our configfs.ko
- * (committable items are not stock's).
+ * (committable items are not stock's) and configfs_helpers.ko.
  *
  *   /sys/kernel/config/cng_lights/
  *     pending/NAME/   a light that is off:
@@ -10,6 +10,7 @@
  *       level         0..100; a light at 0 cannot go live
  *     live/NAME/      a light that is on; its level may still change
  */
+#include <configfs-ng-helpers.h>
 #include <configfs-ng.h>
 
 struct cng_light {

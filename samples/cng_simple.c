@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The helper layer of configfs-ng.h at its simplest: a subsystem with a
- * read-only description, in which mkdir makes children with one
+ * The helper layer (configfs-ng-helpers.h) at its simplest: a subsystem
+ * with a read-only description, in which mkdir makes children with one
  * read-write integer, storeme. Stock's sample "02-simple-children" does
  * the same in some ninety lines; this is six (docs/extensions.md,
- * "Helpers: a client in six lines"). It loads on stock configfs.ko too.
+ * "Helpers: a client in six lines"). It needs configfs_helpers.ko, and
+ * loads on stock configfs.ko too.
  *
  *   /sys/kernel/config/cng_simple/
  *     description     what this is
  *     NAME/           mkdir makes a child
  *       storeme       an integer, 0 at first
  */
-#include <configfs-ng.h>
+#include <configfs-ng-helpers.h>
 
 struct cng_simple_item {
 	struct config_item	item;

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the module, the samples and fakenbd against another kernel tree,
+# Build the module, the helpers, the samples and fakenbd against another
+# kernel tree,
 # in copies of their directories (and of include/, which they use), so
 # that the build in place for the Makefile's kernel is left alone. Used by
 # scripts/check-debug.sh (the debug kernel) and scripts/check-kernel.sh
-# (the second kernel). Leaves DEST/module/configfs.ko, and what the
-# kernel built of the others in DEST/samples.ko/ and DEST/drivers.ko/.
+# (the second kernel). Leaves DEST/module/configfs.ko,
+# DEST/helpers/configfs_helpers.ko, and what the kernel built of the
+# others in DEST/samples.ko/ and DEST/drivers.ko/.
 #
 # Usage: build-copy.sh KDIR DEST   (environment: TOP)
 set -eu
@@ -14,15 +16,16 @@ set -eu
 kdir=$1 dest=$2
 
 mkdir -p "$dest"
-for d in module samples include drivers; do
+for d in module helpers samples include drivers; do
 	rm -rf "${dest:?}/$d"
 	cp -a "$TOP/$d" "$dest/$d"
 	find "$dest/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
 		-o -name '*.mod*' -o -name '*.symvers' -o -name modules.order \) \
 		-delete
 done
-syms=KBUILD_EXTRA_SYMBOLS=$dest/module/Module.symvers
+syms="KBUILD_EXTRA_SYMBOLS=$dest/module/Module.symvers $dest/helpers/Module.symvers"
 make -C "$kdir" M="$dest/module" W=1 KCFLAGS=-Werror modules
+make -C "$kdir" M="$dest/helpers" W=1 KCFLAGS=-Werror modules
 make -C "$kdir" M="$dest/samples" W=1 KCFLAGS=-Werror "$syms" modules
 make -C "$kdir" M="$dest/drivers/fakenbd" W=1 KCFLAGS=-Werror "$syms" modules
 # What this kernel built (cng_slot is 6.1's, cng_visible 6.12's).

@@ -45,6 +45,7 @@ tap_ok debug:build_module_and_samples
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
 export DRIVERS_DIR=$dbuild/drivers.ko
+export HELPERS_KO=$dbuild/helpers/configfs_helpers.ko
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
 export APPEND="kmemleak=on ${APPEND:-}"
 

@@ -72,6 +72,7 @@ fi
 export KERNEL=$K2_KIMG/boot/vmlinuz-$kver KIMG=$K2_KIMG KVER=$kver
 export MODULE_KO=$kbuild/module/configfs.ko SAMPLES_DIR=$kbuild/samples.ko
 export DRIVERS_DIR=$kbuild/drivers.ko
+export HELPERS_KO=$kbuild/helpers/configfs_helpers.ko
 
 ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
 ncf=0

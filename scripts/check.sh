@@ -75,19 +75,24 @@ step() {
 	fi
 }
 
+# What a client links to: our module's exports and the helpers'.
+client_syms="$TOP/module/Module.symvers $TOP/helpers/Module.symvers"
+
 lint_build() {
 	make -C "$KDIR" M="$TOP/module" W=1 KCFLAGS=-Werror modules &&
+	make -C "$KDIR" M="$TOP/helpers" W=1 KCFLAGS=-Werror modules &&
 	make -C "$KDIR" M="$TOP/drivers/fakenbd" W=1 KCFLAGS=-Werror \
-		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules
 }
 
 lint_sparse() {
 	local log=$out/sparse.out
 	{ make -C "$KDIR" M="$TOP/module" C=2 modules &&
+	  make -C "$KDIR" M="$TOP/helpers" C=2 modules &&
 	  make -C "$KDIR" M="$TOP/samples" C=2 \
-		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules &&
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules &&
 	  make -C "$KDIR" M="$TOP/drivers/fakenbd" C=2 \
-		KBUILD_EXTRA_SYMBOLS="$TOP/module/Module.symvers" modules; } \
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules; } \
 		> "$log" 2>&1 || {
 		cat "$log"; return 1; }
 	if grep -E 'warning:|error:' "$log"; then return 1; fi
@@ -96,7 +101,7 @@ lint_sparse() {
 lint_checkpatch() {
 	local cp=$KSRC/scripts/checkpatch.pl files spelling
 	files=$(cd "$TOP" && git ls-files '*.c' '*.h' 2>/dev/null)
-	[ -n "$files" ] || files=$(cd "$TOP" && find module samples drivers tools \
+	[ -n "$files" ] || files=$(cd "$TOP" && find module helpers samples drivers tools \
 		tests bench -name '*.[ch]' 2>/dev/null)
 	spelling=$(/usr/bin/python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
 	# Kernel names codespell takes for typos (iput, the VFS's inode put).

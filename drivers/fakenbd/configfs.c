@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fakenbd's configfs face: the committable group /sys/kernel/config/fakenbd
- * (configfs-ng.h), whose items are disks.
+ * (configfs-ng.h), whose items are disks, with the helpers' attributes
+ * (configfs-ng-helpers.h, configfs_helpers.ko).
  *
  *   fakenbd/
  *     pending/NAME/   mkdir makes a disk's settings; rmdir drops them
@@ -21,10 +22,13 @@
  */
 
 #include <linux/blkdev.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
+#include <configfs-ng-helpers.h>
 #include <configfs-ng.h>
 
 #include "internal.h"
@@ -50,7 +54,7 @@
  * @busy_why: the reason a setting is refused while live
  *
  * The settings (@target to @timeout) are the helpers' (CFGNG_ATTR_*()),
- * each under its attribute's spinlock. The item is freed by its release,
+ * under the item's lock (cfgng_item_lock()). The item is freed by its release,
  * which stops a disk still live (only the module's exit can get there).
  */
 struct fakenbd_item {
@@ -184,27 +188,22 @@ static void fakenbd_item_config(struct fakenbd_item *fi,
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&config->addr;
 
 	/*
-	 * Each setting under its lock, which its store holds across its
-	 * check: a store either is in the field now or sees @frozen.
+	 * The settings under the item's lock, which each store holds
+	 * across its check: a store either is in the field now or sees
+	 * @frozen.
 	 */
-	spin_lock(&fakenbd_item_target_cfgng.lock);
+	cfgng_item_lock(&fi->item);
 	config->addr = fi->target;
-	spin_unlock(&fakenbd_item_target_cfgng.lock);
+	strscpy(export, fi->device, FAKENBD_EXPORT_MAX + 1);
+	config->rw = fi->rw;
+	config->timeout = fi->timeout;
+	cfgng_item_unlock(&fi->item);
 	if (config->addr.ss_family == AF_INET && !sin->sin_port)
 		sin->sin_port = htons(FAKENBD_DEFAULT_PORT);
 	if (config->addr.ss_family == AF_INET6 && !sin6->sin6_port)
 		sin6->sin6_port = htons(FAKENBD_DEFAULT_PORT);
-	spin_lock(&fakenbd_item_device_cfgng.lock);
-	strscpy(export, fi->device, FAKENBD_EXPORT_MAX + 1);
-	spin_unlock(&fakenbd_item_device_cfgng.lock);
 	config->export = export;
 	config->name = config_item_name(&fi->item);
-	spin_lock(&fakenbd_item_rw_cfgng.lock);
-	config->rw = fi->rw;
-	spin_unlock(&fakenbd_item_rw_cfgng.lock);
-	spin_lock(&fakenbd_item_timeout_cfgng.lock);
-	config->timeout = fi->timeout;
-	spin_unlock(&fakenbd_item_timeout_cfgng.lock);
 	config->status_changed = fakenbd_item_status_changed;
 	config->data = fi;
 }

@@ -228,6 +228,7 @@ check "module_unloads_afterwards" \
 
 # The same with the helper layer: cng_lights.
 L=$CFS/cng_lights
+run insmod /lib/modules/cng/configfs_helpers.ko
 run insmod /lib/modules/cng/cng_lights.ko
 run mkdir "$L/pending/l1"
 check "helpers_refuse_a_value_with_a_reason" \
@@ -246,6 +247,6 @@ check "helpers_live_item_keeps_values_and_stays_writable" \
 	       dmesg | grep -q 'l1 is on: blue at 40%'"
 check "helpers_item_uncommits_and_goes" \
 	sh -c "conf_sys rename '$L/live/l1' '$L/pending/l1' | grep -qx OK &&
-	       rmdir '$L/pending/l1' && rmmod cng_lights"
+	       rmdir '$L/pending/l1' && rmmod cng_lights configfs_helpers"
 
 ktap_done

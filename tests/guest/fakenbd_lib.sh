@@ -4,7 +4,8 @@
 # configfs face, the committable group /sys/kernel/config/fakenbd
 # (drivers/fakenbd/configfs.c), which needs configfs-ng's module.
 #
-#   fnbd_load / fnbd_unload   insmod / rmmod fakenbd
+#   fnbd_load / fnbd_unload   insmod / rmmod fakenbd and the helpers'
+#                             configfs_helpers, which it needs
 #   fnbd_make NAME KEY=VALUE...  mkdir pending/NAME and write each setting
 #   fnbd_set NAME KEY VALUE   write a setting, wherever NAME is
 #   fnbd_commit NAME          mv pending/NAME live/: the disk /dev/NAME
@@ -26,6 +27,7 @@
 . ./lib.sh
 
 FNBD_KO=/lib/modules/cng/fakenbd.ko
+HELPERS_KO=/lib/modules/cng/configfs_helpers.ko
 FNBD=$CFS/fakenbd
 
 run() {
@@ -34,11 +36,11 @@ run() {
 }
 
 fnbd_load() {
-	run insmod $FNBD_KO
+	run insmod $HELPERS_KO && run insmod $FNBD_KO
 }
 
 fnbd_unload() {
-	run rmmod fakenbd
+	run rmmod fakenbd configfs_helpers
 }
 
 fnbd_dir() {

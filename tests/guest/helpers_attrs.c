@@ -246,7 +246,7 @@ int main(void)
 	}
 	run_cases(cases, ARRAY_SIZE(cases));
 	sh("rm " A "/b 2>/dev/null; rmdir " H "/* 2>/dev/null");
-	if (sh("rmmod cng_helpers"))
+	if (helpers_unload("cng_helpers"))
 		ktap_failed++;
 	return ktap_failed ? 1 : 0;
 }

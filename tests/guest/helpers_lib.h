@@ -4,7 +4,9 @@
  * conf_ktap.h. The helper samples load on both modules; a refusal's
  * reason goes to the error record on ours and to the kernel log on stock.
  *
- *   helpers_load(name)      insmod the sample NAME; 0 or the shell's status
+ *   helpers_load(name)      insmod the helpers' configfs_helpers.ko, then
+ *                           the sample NAME; 0 or the shell's status
+ *   helpers_unload(name)    rmmod NAME, then configfs_helpers
  *   is(path, want)          PATH reads exactly WANT (prints both if not)
  *   refused(path, value, err, reason)
  *                           writing VALUE to PATH fails with ERR; on ours
@@ -22,7 +24,13 @@
 
 static inline int helpers_load(const char *name)
 {
-	return sh("insmod /lib/modules/cng/%s.ko", name);
+	return sh("insmod /lib/modules/cng/configfs_helpers.ko") ?:
+	       sh("insmod /lib/modules/cng/%s.ko", name);
+}
+
+static inline int helpers_unload(const char *name)
+{
+	return sh("rmmod %s && rmmod configfs_helpers", name);
 }
 
 static inline bool is(const char *path, const char *want)

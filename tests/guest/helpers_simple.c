@@ -90,7 +90,7 @@ int main(void)
 	}
 	run_cases(cases, ARRAY_SIZE(cases));
 	sh("rmdir " S "/* 2>/dev/null");
-	if (sh("rmmod cng_simple"))
+	if (helpers_unload("cng_simple"))
 		ktap_failed++;
 	return ktap_failed ? 1 : 0;
 }

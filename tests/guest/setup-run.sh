@@ -16,6 +16,7 @@ cat > $D/config <<CONF
 	trim = true
 CONF
 nbd-server -C $D/config 2>/dev/null
+insmod /lib/modules/cng/configfs_helpers.ko
 insmod /lib/modules/cng/fakenbd.ko
 # nbd-server takes a moment to listen under TCG.
 i=0

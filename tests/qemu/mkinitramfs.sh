@@ -6,8 +6,9 @@
 # Usage: mkinitramfs.sh OUT.cpio.gz
 # Environment: TOP (repository), BUILD (build output), KIMG (unpacked
 # linux-image package, or any root holding lib/modules/$KVER), KVER, LIST
-# (the test list), MODULE_KO (our configfs.ko), SAMPLES_DIR (built
-# samples), DRIVERS_DIR (built drivers: fakenbd.ko), EXTRA_KMODS (more
+# (the test list), MODULE_KO (our configfs.ko), HELPERS_KO (the helpers'
+# configfs_helpers.ko), SAMPLES_DIR (built samples), DRIVERS_DIR (built
+# drivers: fakenbd.ko), EXTRA_KMODS (more
 # in-tree modules to include), EXTRA_LIST (more list files, read after
 # ours).
 # Every tests/qemu/initramfs.d/*.list is read after initramfs.list, so that
@@ -22,7 +23,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BUILD:?}" "${KIMG:?}" "${KVER:?}" "${LIST:?}"
 : "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
 : "${DRIVERS_DIR:=$BUILD/drivers}"
-export TOP BUILD KIMG KVER LIST MODULE_KO SAMPLES_DIR DRIVERS_DIR
+: "${HELPERS_KO:=$TOP/helpers/configfs_helpers.ko}"
+export TOP BUILD KIMG KVER LIST MODULE_KO HELPERS_KO SAMPLES_DIR DRIVERS_DIR
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/cng-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
