@@ -52,7 +52,15 @@ hid_build() {
 	cat $DESC > $H/functions/hid.usb0/report_desc || return
 	x mkdir $H/configs/c.1 || return
 	x ln -s $H/functions/hid.usb0 $H/configs/c.1/hid.usb0 || return
-	x put $H/UDC $UDC
+	x put $H/UDC $UDC || return
+	x wait_for 10 enumerated
+}
+
+# dummy_hcd's host has enumerated the bound gadget: composite set the
+# values that enumeration sets (bMaxPacketSize0 0x00 -> 0x40), so that a
+# save made now is the one a later save must equal.
+enumerated() {
+	[ "$(cat $H/bMaxPacketSize0)" != 0x00 ]
 }
 
 desc_intact() {
@@ -70,7 +78,7 @@ saved_escaped() {
 }
 
 back_and_bound() {
-	desc_intact && bound
+	desc_intact && bound && x wait_for 10 enumerated
 }
 
 same_again() {
