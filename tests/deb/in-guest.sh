@@ -349,14 +349,17 @@ initramfs_holds() {
 }
 
 # Before anything is installed: an initramfs as the kernel's package
-# makes it (its vmlinuz in /boot, for update-initramfs -u to find later).
+# makes it (its vmlinuz, config and System.map in /boot, as the package
+# puts them: update-initramfs -u finds the kernel by its vmlinuz, and
+# mkinitramfs picks the compression by its config).
 initramfs_made_with_stock() {
 	local img
 	for img in /root/.cache/configfs-ng/image-"$kver" \
 		   /home/*/.cache/configfs-ng/image-"$kver"; do
 		[ -d "$img" ] && break
 	done
-	cp "$img/boot/vmlinuz-$kver" /boot/ &&
+	cp "$img/boot/vmlinuz-$kver" "$img/boot/config-$kver" \
+		"$img/boot/System.map-$kver" /boot/ &&
 	update-initramfs -c -k "$kver" && initramfs_holds stock
 }
 
