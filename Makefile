@@ -23,6 +23,7 @@
 #   make deb          the Debian packages, into build/deb (docs/packaging.md)
 #   make check-deb    the packages proved in a Debian guest (GUEST_KVERS=...)
 #   make install      DKMS source (and dkms install), tool, man page; PREFIX
+#   make uninstall    what make install put there, and DKMS's module
 #   make clean        back to the tree as cloned
 
 CNG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/configfs-ng
@@ -33,7 +34,8 @@ ENV_MK := $(CNG_CACHE)/env.mk
 endif
 
 # Goals that need no target kernel do not run scripts/prereqs.sh.
-NO_ENV_GOALS := clean deb install dkms-install install-tool
+NO_ENV_GOALS := clean deb install dkms-install install-tool install-fallback \
+	uninstall
 ifneq ($(filter-out $(NO_ENV_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(ENV_MK)
 endif
@@ -196,30 +198,66 @@ check-deb: deb
 
 # The non-Debian install. The module's source goes where DKMS looks
 # (dkms.conf beside module/ and include/); without DESTDIR, DKMS (when
-# present) then builds and installs it for the running kernel.
+# present) then builds and installs it for the running kernel, after
+# removing any other version of configfs-ng from DKMS (so that only this
+# one is built for kernels installed later). modprobe's fallback to the
+# kernel's configfs.ko (modprobe.d, libexec) and its initramfs hook go
+# where configfs-ng-dkms puts them. make uninstall undoes it all.
 PREFIX ?= /usr/local
 CNG_VERSION := $(shell cat module/VERSION)
 DKMS_SRC := $(DESTDIR)/usr/src/configfs-ng-$(CNG_VERSION)
+LIBEXEC := $(DESTDIR)/usr/libexec/configfs-ng
+MODPROBE_CONF := $(DESTDIR)/lib/modprobe.d/configfs-ng.conf
+INITRAMFS_HOOK := $(DESTDIR)/usr/share/initramfs-tools/hooks/configfs-ng
+# The versions DKMS knows other than this one.
+DKMS_OTHERS = dkms status configfs-ng 2> /dev/null | \
+	sed -n 's|^configfs-ng/\([^,:]*\)[,:].*|\1|p' | sort -u | \
+	grep -vxF '$(CNG_VERSION)'
 
 dkms-install:
 	install -d $(DKMS_SRC)/module $(DKMS_SRC)/include
 	install -m 0644 module/Kbuild module/Makefile module/VERSION \
-		module/*.c module/*.h $(DKMS_SRC)/module/
+		module/dkms-make.sh module/*.c module/*.h $(DKMS_SRC)/module/
 	install -m 0644 include/*.h $(DKMS_SRC)/include/
 	sed 's/#MODULE_VERSION#/$(CNG_VERSION)/' module/dkms.conf \
 		> $(DKMS_SRC)/dkms.conf
+
+install-fallback:
+	install -d $(LIBEXEC)
+	sed 's/#MODULE_VERSION#/$(CNG_VERSION)/' module/system/modprobe-configfs \
+		> $(LIBEXEC)/modprobe-configfs
+	chmod 0755 $(LIBEXEC)/modprobe-configfs
+	install -D -m 0644 module/system/configfs-ng.conf $(MODPROBE_CONF)
+	install -D -m 0755 module/system/initramfs-hook $(INITRAMFS_HOOK)
 
 install-tool: tool
 	install -D -m 0755 tools/configfs/configfs $(DESTDIR)$(PREFIX)/sbin/configfs
 	install -D -m 0644 tools/configfs/configfs.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/configfs.8
 
-install: dkms-install install-tool
+install: dkms-install install-fallback install-tool
 	if [ -z "$(DESTDIR)" ] && command -v dkms > /dev/null; then \
+		for v in $$($(DKMS_OTHERS)); do \
+			echo "removing configfs-ng $$v from DKMS"; \
+			dkms remove configfs-ng/$$v --all || exit 1; \
+			rm -rf /usr/src/configfs-ng-$$v; \
+		done; \
 		dkms install configfs-ng/$(CNG_VERSION); \
 	else \
 		echo "DKMS source in $(DKMS_SRC); build it with: dkms install configfs-ng/$(CNG_VERSION)"; \
 	fi
+	echo "the initramfs still holds the configfs.ko it had: update-initramfs -u -k all"
+
+uninstall:
+	if [ -z "$(DESTDIR)" ] && command -v dkms > /dev/null && \
+	   dkms status configfs-ng/$(CNG_VERSION) | grep -q .; then \
+		dkms remove configfs-ng/$(CNG_VERSION) --all; \
+	fi
+	rm -rf $(DKMS_SRC) $(LIBEXEC)
+	rm -f $(MODPROBE_CONF) $(INITRAMFS_HOOK) \
+		$(DESTDIR)$(PREFIX)/sbin/configfs \
+		$(DESTDIR)$(PREFIX)/share/man/man8/configfs.8
+	echo "the initramfs still holds the configfs.ko it had: update-initramfs -u -k all"
 
 clean:
 	find module helpers samples drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
@@ -233,4 +271,5 @@ clean:
 .PHONY: all prereqs module helpers samples drivers tool guest-progs run check guest \
 	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
+	install-fallback uninstall \
 	dkms-install install-tool install

@@ -1,17 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Debian packages proved in a Debian guest, on each kernel given: both
-# installed with dpkg, built by DKMS, loaded by modprobe, used by nvmet
-# and nvme connect, restored by the unit after a reboot, purged; then, in
-# a second guest, make install and dkms remove (tests/deb/in-guest.sh
-# says the steps). One TAP stream ending in
+# The Debian packages proved in a Debian guest, on each kernel given: the
+# released 0.1.0 installed with dpkg, its tree (nvmet, LIO, a USB gadget)
+# live under its unit, upgraded to this version without a change to the
+# tree, the initramfs regenerated, built by DKMS (and stock installed for
+# a kernel it cannot build for), restored by the unit after a reboot,
+# beside rtslib-fb-targetctl.service, removed and purged; a second guest
+# booted with module.sig_enforce=1, where modprobe falls back to stock
+# and says why; then, in a third guest, make install and make uninstall
+# (tests/deb/in-guest.sh says the steps). One TAP stream ending in
 # "N passed, N failed", like make check's.
 #
 # Usage: check-deb.sh KVER...   (through make check-deb, after make deb)
 # Each kernel needs scripts/prereqs.sh's cache image and its headers
 # installed on this machine (the guest shares its root); DKMS, gcc and
-# nvme-cli are installed here if missing, never our packages.
+# nvme-cli, initramfs-tools are installed here if missing, never our
+# packages; 0.1.0's packages are built from OLD_DEB_COMMIT, and
+# python3-rtslib-fb (with the two packages it needs) is downloaded, for
+# the guest to install.
 # Environment: TOP, BUILD, CNG_CACHE (the Makefile's).
 set -u
 
@@ -23,7 +30,7 @@ SUDO=
 t0=$(date +%s)
 
 # What the guest uses from this machine's root; never configfs-ng-*.
-need="dkms gcc make nvme-cli"
+need="dkms gcc make nvme-cli initramfs-tools"
 miss=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
@@ -37,21 +44,44 @@ fi
 
 out=$BUILD/check-deb
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out/extra/old" "$out/extra/rtslib"
 n=0 passed=0 failed=0
+
+# The packaging as released in 0.1.0, the version an upgrade starts from.
+old=${OLD_DEB_COMMIT:-e0da6b152ad551f623d0e8b25f4154af0d9e65b0}
+mkdir "$out/old-src"
+if ! { git -C "$TOP" archive "$old" | tar -C "$out/old-src" -xf - &&
+	(cd "$out/old-src" && dpkg-buildpackage -us -uc -b) \
+		> "$out/old-build.log" 2>&1 &&
+	mv "$out"/configfs-ng-dkms_*.deb "$out"/configfs-ng-tools_*.deb \
+		"$out/extra/old/"; }; then
+	tail -n 20 "$out/old-build.log" >&2
+	echo "check-deb: cannot build 0.1.0's packages from $old" >&2
+	exit 1
+fi
+rm -rf "$out/old-src"
+(cd "$out/extra/rtslib" &&
+ apt-get download -q python3-rtslib-fb python3-pyudev python3-six) \
+	> "$out/rtslib-download.log" 2>&1 || {
+	cat "$out/rtslib-download.log" >&2
+	echo "check-deb: cannot download python3-rtslib-fb" >&2
+	exit 1
+}
 
 # guest KVER MODE FROM RESULTS: tests/deb/in-guest.sh MODE FROM in a
 # guest of KVER over a fresh disk; its results renumbered, a missing one
 # failed.
 guest() {
-	local kver=$1 mode=$2 from=$3 want=$4 rc results=0 line
+	local kver=$1 mode=$2 from=$3 want=$4 rc results=0 line t
 	local disk=$out/disk.img log=$out/$mode-$kver.log
 	rm -f "$disk"
-	QEMU_MEM=2048 "$TOP/scripts/debian-guest.sh" --kver "$kver" \
+	t=$(date +%s)
+	QEMU_MEM=2048 nice "$TOP/scripts/debian-guest.sh" --kver "$kver" \
 		--disk "$disk" --console "$out/console-$mode-$kver.log" \
 		--timeout 3600 "$TOP/tests/deb/in-guest.sh" "$mode" "$from" \
-		> "$log" 2> "$out/$mode-$kver.err"
+		"$out/extra" > "$log" 2> "$out/$mode-$kver.err"
 	rc=$?
+	echo "# $mode guest: $(( $(date +%s) - t )) s"
 	while IFS= read -r line; do
 		case $line in
 		'ok '[0-9]*)
@@ -77,10 +107,12 @@ echo "TAP version 13"
 for kver in "$@"; do
 	[ -d "/usr/src/linux-headers-$kver" ] ||
 		KVER=$kver "$TOP/scripts/prereqs.sh" >&2
-	echo "# $kver: dpkg -i, DKMS, nvmet, reboot, purge"
-	guest "$kver" deb "$BUILD/deb" 20
-	echo "# $kver: make install, DKMS, dkms remove"
-	guest "$kver" install "$TOP" 9
+	echo "# $kver: dpkg -i 0.1.0, a live tree, upgrade, reboot, remove, purge"
+	guest "$kver" deb "$BUILD/deb" 30
+	echo "# $kver: module.sig_enforce=1: dpkg -i, reboot, stock with a message"
+	GUEST_APPEND=module.sig_enforce=1 guest "$kver" sig "$BUILD/deb" 6
+	echo "# $kver: make install, DKMS, make uninstall"
+	guest "$kver" install "$TOP" 11
 done
 echo "1..$n"
 echo "# wall time: $(( $(date +%s) - t0 )) s"

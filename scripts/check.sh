@@ -288,6 +288,14 @@ deb_packages() {
 	DEB_OUT=$out/deb "$TOP/scripts/mkdeb.sh"
 }
 
+# What the built packages' maintainer scripts, unit and DKMS files do
+# about upgrades, removal, the fallback to stock and the initramfs
+# (issue 33), read from the .debs without installing them (about 1 s).
+deb_contents() {
+	echo "# the packages' scripts and files (scripts/deb-contents.sh)"
+	tap_stream deb_contents "$TOP/scripts/deb-contents.sh" "$out/deb"
+}
+
 fuzz_steps() {
 	echo "# differential fuzzing, ours against stock"
 	FUZZ_OUT=$out/fuzz CONC=20 PROCS=4 tap_stream fuzz_ours_vs_stock \
@@ -313,6 +321,7 @@ timed() {
 	*)	timed lint_steps
 		timed host_tests
 		timed step deb_packages_build_lintian_clean deb_packages
+		timed deb_contents
 		timed guest_suites
 		timed second_kernel
 		timed fuzz_steps

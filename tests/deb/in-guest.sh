@@ -4,36 +4,55 @@
 # The Debian packages' life in a Debian guest (scripts/debian-guest.sh,
 # over a disk that survives the reboot): run by scripts/check-deb.sh.
 #
-# Usage: in-guest.sh deb DEBDIR       (CNG_BOOT is 1, 2, ... after each
-#        in-guest.sh install SRCDIR    reboot it asks for)
+# Usage: in-guest.sh deb DEBDIR EXTRA    (CNG_BOOT is 1, 2, ... after each
+#        in-guest.sh sig DEBDIR EXTRA     reboot it asks for; EXTRA holds
+#        in-guest.sh install SRCDIR EXTRA  old/, 0.1.0's packages, and
+#                                          rtslib/, python3-rtslib-fb's)
 #
 # A configfs once loaded stays: services' private mount namespaces
 # (systemd's ProtectSystem= and the like) hold the mount, so modprobe -r
 # says "in use". So, as for a user, a change of module shows after a
 # reboot, and every switch between stock and ours is proved across one.
 #
-# deb, boot 1: stock configfs is in charge; dpkg -i both packages; DKMS
-# built and installed configfs.ko under updates/dkms; modinfo names it
-# and its version; the kernel's own configfs.ko is still in place; ours
-# exports stock's symbols with stock's CRCs, the ones every client module
-# of the kernel expects; DKMS refuses a kernel outside
-# BUILD_EXCLUSIVE_KERNEL.
-# Boot 2: modprobe (systemd's, at boot) loaded ours; nvmet over TCP on
-# loopback works on it with nvme connect; the tree is saved to
-# /etc/configfs/configfs.save and the restore unit enabled.
-# Boot 3: the unit restored the tree and nvme connect works on it again;
-# stopping the unit tears the tree down; dpkg --purge both.
+# deb, boot 1: stock configfs is in charge, and in the initramfs
+# (update-initramfs -c, lsinitramfs); dpkg -i 0.1.0's packages.
+# Boot 2: 0.1.0 is loaded; an nvmet TCP target (nvme connect reads it), a
+# LIO ramdisk backstore and a USB gadget are made, saved to
+# /etc/configfs/configfs.save and the unit enabled and started. dpkg -i
+# of this version (the upgrade) leaves the tree as it was and the unit
+# running; DKMS keeps this version alone, built and installed under
+# updates/dkms; modinfo names it; the kernel's own configfs.ko is still
+# in place; ours exports stock's symbols with stock's CRCs, the ones every
+# client module of the kernel expects; the initramfs now holds ours and
+# the fallback; a kernel outside 6.1 and 6.12, and a 6.1 kernel whose
+# build fails, get the kernel's own configfs.ko from DKMS and their
+# kernel postinst hook succeeds.
+# Boot 3: ours; the unit restored the tree and nvme connect works on it
+# again; stopping the unit removes what it restored and nothing else (a
+# gadget and a netconsole target made by hand stay); beside an enabled
+# rtslib-fb-targetctl.service it leaves target/ alone and says so;
+# dpkg -r stops it (its tree goes) and the initramfs holds stock again;
+# dpkg --purge leaves nothing of either package.
 # Boot 4: stock configfs is loaded again.
+#
+# sig (the guest booted with module.sig_enforce=1), boot 1: stock is
+# loaded; dpkg -i says that the kernel will refuse DKMS's module. Boot 2:
+# modprobe at boot was refused ours and loaded stock, the kernel log says
+# why, and nvmet loads on stock.
 #
 # The tree the test builds (under /sys/kernel/config):
 #   nvmet/subsystems/cng-deb          attr_allow_any_host 1
 #     namespaces/1                    device_path /dev/nullb0, enable 1
 #   nvmet/ports/1                     tcp 127.0.0.1:4420 ipv4
 #     subsystems/cng-deb -> ../../../subsystems/cng-deb
+#   target/core/rd_mcp_1/cngdisk      rd_pages=256, enabled
+#   usb_gadget/cng                    idVendor, idProduct, strings/0x409,
+#     configs/c.1/acm.usb0 -> functions/acm.usb0
 #
-# install, boot 1: make install (PREFIX=/usr/local) put the DKMS source
-# in /usr/src, and DKMS built and installed the module. Boot 2: ours is
-# loaded; the tool and its man page are under the PREFIX; dkms remove.
+# install, boot 1: an older configfs-ng (0.0.9) is in DKMS; make install
+# (PREFIX=/usr/local) removed it, put the DKMS source in /usr/src, and
+# DKMS built and installed the module. Boot 2: ours is loaded; the tool
+# and its man page are under the PREFIX; make uninstall removes it all.
 # Boot 3: stock is loaded again.
 #
 # Prints one TAP result a step, numbered across the boots; the host
@@ -45,6 +64,7 @@ set -u
 
 mode=$1
 from=$2
+extra=${3:-}
 count=/cng-job/count
 cfs=/sys/kernel/config
 nqn=cng-deb
@@ -93,17 +113,64 @@ dkms_built_here() {
 	dkms status configfs-ng -k "$kver" | grep -q ': installed'
 }
 
-dkms_refuses_other_kernels() {
-	local out rc
-	# A kernel DKMS could build for (headers there), but not 6.1 or 6.12.
-	mkdir -p /lib/modules/5.10.0-99-amd64
-	ln -sfn "/usr/src/linux-headers-$kver" /lib/modules/5.10.0-99-amd64/build
-	out=$(dkms build "configfs-ng/$version" -k 5.10.0-99-amd64 2>&1)
+# fake_kernel KVER BUILD: /lib/modules/KVER as a kernel of that release
+# would have it for DKMS: its own configfs.ko (this kernel's) and BUILD
+# as its headers.
+fake_kernel() {
+	mkdir -p "/lib/modules/$1/kernel/fs/configfs" &&
+	cp "$(stock_ko)" "/lib/modules/$1/kernel/fs/configfs/" &&
+	ln -sfn "$2" "/lib/modules/$1/build"
+}
+
+# dkms_gives_stock KVER: KVER keeps the kernel's own configfs.ko: DKMS
+# either installed nothing (its version check will not replace a module
+# by one of the same version, and counts that a success) or stock's; and
+# its make.log says why.
+dkms_gives_stock() {
+	local ko=/lib/modules/$1/updates/dkms/configfs.ko
+	dkms status configfs-ng
+	ls -l "/lib/modules/$1/updates/dkms/" 2>&1
+	if [ -e "$ko" ]; then
+		[ "$(modinfo -F srcversion "$ko")" = \
+		  "$(modinfo -F srcversion "$(stock_ko)")" ] || return 1
+	fi
+	grep -rh "configfs-ng: not built for $1" /var/lib/dkms/configfs-ng/"$version"/
+}
+
+drop_fake_kernel() {
+	dkms remove "configfs-ng/$version" -k "$1" > /dev/null 2>&1
+	rm -rf "/lib/modules/$1"
+}
+
+# A kernel outside 6.1 and 6.12 (headers there): its kernel postinst hook
+# (dkms autoinstall) succeeds, and it keeps stock.
+dkms_gives_stock_outside_6_1_and_6_12() {
+	local k=5.10.0-99-amd64 rc
+	fake_kernel "$k" "/usr/src/linux-headers-$kver" || return 1
+	/etc/kernel/postinst.d/dkms "$k"
 	rc=$?
-	rm -rf /lib/modules/5.10.0-99-amd64
-	echo "$out"
-	echo "exit status $rc"
-	[ "$rc" -eq 77 ] && echo "$out" | grep -q BUILD_EXCLUSIVE
+	echo "kernel postinst hook: exit status $rc"
+	[ "$rc" -eq 0 ] && dkms_gives_stock "$k"
+	rc=$?
+	drop_fake_kernel "$k"
+	return "$rc"
+}
+
+# A future 6.1 kernel whose build fails (headers that do not build): its
+# installation goes on, with stock.
+dkms_build_failure_keeps_the_kernel_installable() {
+	local k=6.1.0-99-amd64 hdr=/tmp/broken-headers rc
+	mkdir -p "$hdr/include" &&
+	printf 'modules:\n\t@echo a kernel this module does not build on; false\n' \
+		> "$hdr/Makefile" &&
+	fake_kernel "$k" "$hdr" || return 1
+	/etc/kernel/postinst.d/dkms "$k"
+	rc=$?
+	echo "kernel postinst hook: exit status $rc"
+	[ "$rc" -eq 0 ] && dkms_gives_stock "$k"
+	rc=$?
+	drop_fake_kernel "$k"
+	return "$rc"
 }
 
 # DKMS 3.0.10 moves a same-named module aside ("original_module") on
@@ -216,36 +283,196 @@ nvmet_tree() {
 	ln -s "$s" "$p/subsystems/$nqn"
 }
 
-tree_restored() {
-	systemctl status --no-pager configfs-restore.service
-	systemctl is-active configfs-restore.service &&
+lio_and_gadget_trees() {
+	local rd=$cfs/target/core/rd_mcp_1/cngdisk g=$cfs/usb_gadget/cng
+	modprobe target_core_mod && modprobe libcomposite &&
+	modprobe usb_f_acm || return 1
+	mkdir -p "$rd" && echo rd_pages=256 > "$rd/control" &&
+	echo 1 > "$rd/enable" &&
+	mkdir "$g" && echo 0x1d6b > "$g/idVendor" &&
+	echo 0x0104 > "$g/idProduct" && mkdir "$g/strings/0x409" &&
+	echo configfs-ng > "$g/strings/0x409/product" &&
+	mkdir "$g/configs/c.1" && mkdir "$g/functions/acm.usb0" &&
+	ln -s "$g/functions/acm.usb0" "$g/configs/c.1/acm.usb0"
+}
+
+# The three trees are there as saved.
+trees_as_saved() {
 	[ "$(cat "$cfs/nvmet/subsystems/$nqn/namespaces/1/enable")" = 1 ] &&
 	[ -L "$cfs/nvmet/ports/1/subsystems/$nqn" ] &&
-	configfs diff "$save"
+	[ -d "$cfs/target/core/rd_mcp_1/cngdisk" ] &&
+	[ -L "$cfs/usb_gadget/cng/configs/c.1/acm.usb0" ] &&
+	configfs diff "$save" nvmet && configfs diff "$save" target &&
+	configfs diff "$save" usb_gadget
 }
 
-# Stopping the unit (as at shutdown) takes the whole tree down.
-unit_stop_tears_down() {
-	systemctl stop configfs-restore.service || return 1
-	configfs tree
-	# Both directories there (nvmet still loaded) and empty.
-	[ -d "$cfs/nvmet/ports" ] && [ -d "$cfs/nvmet/subsystems" ] &&
-	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] &&
-	[ -z "$(ls -A "$cfs/nvmet/ports")" ] &&
-	modprobe -r nvme-tcp nvmet-tcp nvmet null_blk
-}
-
-save_and_enable() {
+tree_saved_and_unit_started() {
 	mkdir -p /etc/configfs && chmod 0700 /etc/configfs &&
 	configfs save -o "$save" && cat "$save" &&
-	systemctl enable configfs-restore.service
+	systemctl enable --now configfs-restore.service &&
+	systemctl is-active configfs-restore.service
+}
+
+# The upgrade from 0.1.0 stops nothing: the unit runs on, the tree is as
+# it was.
+upgrade() {
+	dpkg -i "$from"/configfs-ng-dkms_*.deb "$from"/configfs-ng-tools_*.deb ||
+		return 1
+	systemctl status --no-pager configfs-restore.service
+	systemctl show -p ExecStop configfs-restore.service
+	systemctl is-active configfs-restore.service && trees_as_saved &&
+	systemctl show -p ExecStop configfs-restore.service |
+		grep -q configfs-restore-unit
+}
+
+# DKMS knows this version alone: 0.1.0's is gone, source and all.
+dkms_has_only_this_version() {
+	dkms status configfs-ng
+	! dkms status configfs-ng | grep -qv "^configfs-ng/${version}[,:]" &&
+	[ ! -e /usr/src/configfs-ng-0.1.0 ]
+}
+
+# initramfs_holds ours|stock: lsinitramfs of this kernel's initramfs.
+initramfs_holds() {
+	local list
+	list=$(lsinitramfs "/boot/initrd.img-$kver") || return 1
+	echo "$list" | grep -E 'configfs|modprobe.d'
+	echo "$list" | grep -q "lib/modules/$kver/kernel/fs/configfs/configfs.ko" ||
+		return 1
+	if [ "$1" = ours ]; then
+		echo "$list" | grep -q "lib/modules/$kver/updates/dkms/configfs.ko" &&
+		echo "$list" | grep -q 'lib/modprobe.d/configfs-ng.conf' &&
+		echo "$list" | grep -q 'usr/libexec/configfs-ng/modprobe-configfs'
+	else
+		! echo "$list" | grep -q 'updates/dkms/configfs.ko\|configfs-ng'
+	fi
+}
+
+# Before anything is installed: an initramfs as the kernel's package
+# makes it (its vmlinuz, config and System.map in /boot, as the package
+# puts them: update-initramfs -u finds the kernel by its vmlinuz, and
+# mkinitramfs picks the compression by its config). The guest's
+# initramfs-tools take MODULES=list with nvmet, which brings configfs.ko
+# as its dependency, as MODULES=most (Debian's default) does for nvmet,
+# null_blk, netconsole ...; and nbd-client's two hooks, which add every
+# network driver, are made non-executable (in the guest's upper layer
+# only), so mkinitramfs skips them: under TCG, over 9p, with them an
+# initramfs took more than 15 minutes and had not ended.
+initramfs_made_with_stock() {
+	local img
+	for img in /root/.cache/configfs-ng/image-"$kver" \
+		   /home/*/.cache/configfs-ng/image-"$kver"; do
+		[ -d "$img" ] && break
+	done
+	cp "$img/boot/vmlinuz-$kver" "$img/boot/config-$kver" \
+		"$img/boot/System.map-$kver" /boot/ &&
+	echo MODULES=list > /etc/initramfs-tools/conf.d/cng-deb.conf &&
+	for h in /usr/share/initramfs-tools/hooks/nbd*; do
+		[ ! -e "$h" ] || chmod -x "$h" || return 1
+	done &&
+	echo nvmet >> /etc/initramfs-tools/modules &&
+	update-initramfs -c -k "$kver" && initramfs_holds stock
+}
+
+tree_restored() {
+	systemctl status --no-pager configfs-restore.service
+	cat /run/configfs-ng/restored
+	systemctl is-active configfs-restore.service && trees_as_saved
+}
+
+# Stopping the unit removes what it restored and nothing else: a gadget
+# and a netconsole target made by hand stay.
+unit_stop_removes_only_its_own() {
+	local ok=0
+	modprobe netconsole && mkdir "$cfs/usb_gadget/admin" &&
+	mkdir "$cfs/netconsole/admin" || return 1
+	systemctl stop configfs-restore.service || ok=1
+	journalctl -b -u configfs-restore.service --no-pager | tail -n 5
+	configfs tree | grep -v ' = ' | head -n 40
+	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] &&
+	[ -z "$(ls -A "$cfs/nvmet/ports")" ] &&
+	[ ! -e "$cfs/target/core/rd_mcp_1" ] &&
+	[ ! -e "$cfs/usb_gadget/cng" ] &&
+	[ -d "$cfs/usb_gadget/admin" ] && [ -d "$cfs/netconsole/admin" ] ||
+		ok=1
+	rmdir "$cfs/usb_gadget/admin" "$cfs/netconsole/admin"
+	return "$ok"
+}
+
+# Beside an enabled rtslib-fb-targetctl.service (python3-rtslib-fb, which
+# targetcli-fb needs), target/ is that unit's: the restore skips it and
+# says so, and restores the rest.
+unit_beside_rtslib_fb_targetctl() {
+	local ok=0
+	dpkg -i "$extra"/rtslib/*.deb > /dev/null || return 1
+	systemctl enable rtslib-fb-targetctl.service || return 1
+	systemctl show -p After configfs-restore.service |
+		grep -q rtslib-fb-targetctl.service || ok=1
+	systemctl start configfs-restore.service || ok=1
+	journalctl -b -u configfs-restore.service --no-pager | tail -n 5
+	journalctl -b -u configfs-restore.service --no-pager |
+		grep -q 'target/ belongs to rtslib-fb-targetctl.service' &&
+	[ -L "$cfs/nvmet/ports/1/subsystems/$nqn" ] &&
+	[ ! -e "$cfs/target/core/rd_mcp_1/cngdisk" ] || ok=1
+	systemctl stop configfs-restore.service || ok=1
+	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] || ok=1
+	systemctl disable --now rtslib-fb-targetctl.service
+	return "$ok"
+}
+
+# dpkg -r stops the unit (the tree it restored goes) while its program
+# is still there.
+remove_stops_the_unit() {
+	systemctl start configfs-restore.service && trees_as_saved || return 1
+	dpkg -r configfs-ng-tools configfs-ng-dkms || return 1
+	! systemctl -q is-active configfs-restore.service &&
+	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] &&
+	[ ! -e "$cfs/usb_gadget/cng" ] &&
+	[ ! -e /usr/sbin/configfs ] &&
+	[ ! -e /lib/systemd/system/configfs-restore.service ]
 }
 
 purge() {
 	dpkg --purge configfs-ng-dkms configfs-ng-tools &&
 	! dkms status configfs-ng | grep -q . &&
 	[ ! -e "/lib/modules/$kver/updates/dkms/configfs.ko" ] &&
-	[ ! -e /lib/systemd/system/configfs-restore.service ]
+	[ ! -e /lib/modprobe.d/configfs-ng.conf ] &&
+	[ ! -e /usr/libexec/configfs-ng ] &&
+	! dpkg-query -W -f='${Status}\n' configfs-ng-dkms configfs-ng-tools \
+		2> /dev/null | grep -v not-installed
+}
+
+# dpkg -i, under module.sig_enforce=1, says that ours will be refused.
+dpkg_warns_of_signatures() {
+	local out
+	cat /sys/module/module/parameters/sig_enforce
+	out=$(dpkg -i "$from"/configfs-ng-dkms_*.deb "$from"/configfs-ng-tools_*.deb 2>&1)
+	echo "$out"
+	echo "$out" | grep -q 'configfs-ng: this kernel loads only signed modules'
+}
+
+# Ours refused at boot, stock loaded in its place, and the kernel log
+# says why.
+stock_in_place_of_refused_ours() {
+	dmesg | grep configfs
+	stock_loaded && modinfo_is updates/dkms &&
+	dmesg | grep -q "configfs-ng $version was refused (Key was rejected by service); loading the kernel's own"
+}
+
+nvmet_on_stock() {
+	modprobe nvmet && [ -d "$cfs/nvmet/subsystems" ] &&
+	[ "$(cat /sys/module/configfs/version)" = 0.0.2 ]
+}
+
+# An older configfs-ng in DKMS, as an earlier make install left it.
+older_version_in_dkms() {
+	mkdir -p /usr/src/configfs-ng-0.0.9/module &&
+	printf '%s\n' 'PACKAGE_NAME="configfs-ng"' 'PACKAGE_VERSION="0.0.9"' \
+		'BUILT_MODULE_NAME[0]="configfs"' \
+		'BUILT_MODULE_LOCATION[0]="module/"' \
+		'DEST_MODULE_LOCATION[0]="/updates/dkms"' 'AUTOINSTALL="yes"' \
+		> /usr/src/configfs-ng-0.0.9/dkms.conf &&
+	dkms add configfs-ng/0.0.9 && dkms status configfs-ng
 }
 
 make_install() {
@@ -254,6 +481,24 @@ make_install() {
 		--exclude-standard | (cd "$from" && tar --null -T - -cf -) |
 		tar -C /tmp/src -xf - &&
 	make -C /tmp/src install PREFIX=/usr/local
+}
+
+make_install_left_one_version() {
+	dkms status configfs-ng
+	! dkms status configfs-ng | grep -qv "^configfs-ng/${version}[,:]" &&
+	[ ! -e /usr/src/configfs-ng-0.0.9 ] &&
+	[ -x /usr/libexec/configfs-ng/modprobe-configfs ] &&
+	[ -e /lib/modprobe.d/configfs-ng.conf ]
+}
+
+make_uninstall() {
+	make -C /tmp/src uninstall PREFIX=/usr/local &&
+	! dkms status configfs-ng | grep -q . &&
+	[ ! -e "/lib/modules/$kver/updates/dkms/configfs.ko" ] &&
+	[ ! -e "/usr/src/configfs-ng-$version" ] &&
+	[ ! -e /usr/local/sbin/configfs ] &&
+	[ ! -e /lib/modprobe.d/configfs-ng.conf ] &&
+	[ ! -e /usr/libexec/configfs-ng ]
 }
 
 # man -w may name the page by another path to the same file: Debian's
@@ -266,18 +511,15 @@ tool_under_prefix() {
 	[ -f "$page" ] && [ "$(realpath "$found")" = "$(realpath "$page")" ]
 }
 
-dkms_remove() {
-	dkms remove "configfs-ng/$version" --all &&
-	[ ! -e "/lib/modules/$kver/updates/dkms/configfs.ko" ]
-}
-
 echo "# $mode, boot $CNG_BOOT: $kver"
 case $mode-$CNG_BOOT in
 install-1)
 	t stock_configfs_loaded_at_boot stock_loaded
 	version=$(cat "$from/module/VERSION")
 	echo "$version" > /cng-job/version
+	t an_older_configfs_ng_in_dkms older_version_in_dkms
 	t make_install_runs make_install
+	t make_install_left_only_its_version make_install_left_one_version
 	t make_install_dkms_built_and_installed dkms_built_here
 	t make_install_modprobe_would_load_ours modinfo_is updates/dkms
 	touch /cng-job/reboot
@@ -286,48 +528,77 @@ install-2)
 	version=$(cat /cng-job/version)
 	t make_install_ours_loaded_at_boot ours_loaded
 	t make_install_tool_and_man_page_under_prefix tool_under_prefix
-	t dkms_remove_deletes_the_module dkms_remove
-	t dkms_remove_modprobe_would_load_stock modinfo_is kernel/fs/configfs
+	t make_uninstall_removes_it_all make_uninstall
+	t make_uninstall_modprobe_would_load_stock modinfo_is kernel/fs/configfs
 	touch /cng-job/reboot
 	;;
 install-3)
-	t dkms_remove_stock_loaded_at_boot stock_loaded
+	t make_uninstall_stock_loaded_at_boot stock_loaded
 	;;
 deb-1)
 	t stock_configfs_before_install modinfo_is kernel/fs/configfs
 	t stock_configfs_loaded_at_boot stock_loaded
-	t dpkg_installs_both_packages \
-		dpkg -i "$from"/configfs-ng-dkms_*.deb "$from"/configfs-ng-tools_*.deb
-	version=$(dpkg-query -W -f='${Version}' configfs-ng-dkms)
+	t initramfs_holds_stock_before_install initramfs_made_with_stock
+	t dpkg_installs_0_1_0 \
+		dpkg -i "$extra"/old/configfs-ng-dkms_*.deb "$extra"/old/configfs-ng-tools_*.deb
+	touch /cng-job/reboot
+	;;
+deb-2)
+	version=0.1.0
+	t ours_0_1_0_loaded_at_boot ours_loaded
+	t nvmet_tcp_target_made_on_ours nvmet_tree
+	t nvme_connect_reads_the_namespace nvme_connects_and_reads
+	t lio_backstore_and_usb_gadget_made lio_and_gadget_trees
+	t trees_saved_and_0_1_0_unit_started tree_saved_and_unit_started
+	version=$(dpkg-deb -f "$(ls "$from"/configfs-ng-dkms_*.deb)" Version)
 	echo "$version" > /cng-job/version
+	t upgrade_keeps_the_unit_running_and_the_trees upgrade
+	t nvme_connect_reads_the_namespace_after_upgrade nvme_connects_and_reads
+	t dkms_keeps_only_the_new_version dkms_has_only_this_version
 	t dkms_built_and_installed_for_the_running_kernel dkms_built_here
 	t modprobe_would_load_ours_from_updates_dkms modinfo_is updates/dkms
 	t modinfo_says_our_version modinfo_version
 	t dkms_left_the_stock_module_in_place stock_module_left_in_place
 	t dkms_module_exports_stock_crcs_to_all_clients dkms_module_abi_is_stock
-	t dkms_refuses_a_kernel_outside_6_1_and_6_12 dkms_refuses_other_kernels
-	touch /cng-job/reboot
-	;;
-deb-2)
-	version=$(cat /cng-job/version)
-	t modprobe_at_boot_loaded_ours ours_loaded
-	t nvmet_tcp_target_made_on_ours nvmet_tree
-	t nvme_connect_reads_the_namespace nvme_connects_and_reads
-	t tree_saved_and_restore_unit_enabled save_and_enable
+	t initramfs_holds_ours_and_the_fallback initramfs_holds ours
+	t dkms_gives_stock_to_a_kernel_outside_6_1_and_6_12 \
+		dkms_gives_stock_outside_6_1_and_6_12
+	t a_failed_build_does_not_fail_a_kernel_install \
+		dkms_build_failure_keeps_the_kernel_installable
 	touch /cng-job/reboot
 	;;
 deb-3)
 	version=$(cat /cng-job/version)
 	t ours_loaded_at_boot_again ours_loaded
-	t restore_unit_brought_the_tree_back tree_restored
+	t restore_unit_brought_the_trees_back tree_restored
 	t nvme_connect_reads_the_restored_namespace nvme_connects_and_reads
-	t restore_unit_stop_tears_the_tree_down unit_stop_tears_down
-	t dpkg_purge_removes_both_and_the_dkms_module purge
+	t restore_unit_stop_removes_only_what_it_restored \
+		unit_stop_removes_only_its_own
+	t restore_unit_leaves_target_to_rtslib_fb_targetctl \
+		unit_beside_rtslib_fb_targetctl
+	t dpkg_remove_stops_the_unit_and_its_tree_goes remove_stops_the_unit
+	t initramfs_holds_stock_after_removal initramfs_holds stock
+	t dpkg_purge_leaves_nothing purge
 	t modprobe_would_load_stock_again modinfo_is kernel/fs/configfs
 	touch /cng-job/reboot
 	;;
 deb-4)
 	t stock_configfs_loaded_at_boot_after_purge stock_loaded
+	;;
+sig-1)
+	t stock_configfs_loaded_at_boot stock_loaded
+	t dpkg_says_the_kernel_will_refuse_ours dpkg_warns_of_signatures
+	version=$(dpkg-query -W -f='${Version}' configfs-ng-dkms)
+	echo "$version" > /cng-job/version
+	t dkms_built_and_installed_for_the_running_kernel dkms_built_here
+	touch /cng-job/reboot
+	;;
+sig-2)
+	version=$(cat /cng-job/version)
+	t sig_enforce_is_on grep -qx Y /sys/module/module/parameters/sig_enforce
+	t ours_refused_stock_loaded_and_the_kernel_log_says_why \
+		stock_in_place_of_refused_ours
+	t nvmet_loads_on_stock nvmet_on_stock
 	;;
 esac
 exit 0

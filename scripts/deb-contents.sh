@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The built packages judged on this machine, without installing them
+# (dpkg-deb -e and -x into a temporary directory): what their maintainer
+# scripts, unit and DKMS files do about issue 33, the cheap part of
+# make check-deb's proof. A TAP stream with its plan.
+#
+# Usage: deb-contents.sh DEBDIR   (make check, after mkdeb.sh; TOP set,
+#                                  tools/configfs/configfs built)
+set -u
+
+: "${TOP:?run me through make}"
+dir=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+t() {	# t NAME CMD...: one result; CMD's output as comments on failure
+	local name=$1 log=$tmp/log
+	shift
+	n=$((n + 1))
+	if "$@" > "$log" 2>&1; then
+		echo "ok $n $name"
+	else
+		failed=$((failed + 1))
+		sed 's/^/# /' "$log" | tail -n 20
+		echo "not ok $n $name"
+	fi
+}
+
+for p in tools dkms; do
+	deb=$(ls "$dir"/configfs-ng-"$p"_*.deb 2> /dev/null | head -n 1)
+	[ -n "$deb" ] || { echo "1..1"; echo "not ok 1 no configfs-ng-$p in $dir"; exit 1; }
+	mkdir -p "$tmp/$p/ctl"
+	dpkg-deb -e "$deb" "$tmp/$p/ctl" && dpkg-deb -x "$deb" "$tmp/$p/root" ||
+		exit 1
+done
+tc=$tmp/tools/ctl tr=$tmp/tools/root dc=$tmp/dkms/ctl dr=$tmp/dkms/root
+unit=$tr/lib/systemd/system/configfs-restore.service
+
+# An upgrade neither stops nor starts nor restarts the unit: no preinst
+# or postinst calls deb-systemd-invoke, and the prerm's stop is for
+# "remove" alone.
+upgrade_leaves_the_unit() {
+	! grep -Hn 'deb-systemd-invoke\|systemctl.*\(stop\|start\)' \
+		"$tc/preinst" "$tc/postinst" 2> /dev/null &&
+	grep -q 'deb-systemd-invoke stop configfs-restore.service' "$tc/prerm" &&
+	! sed '/"$1" = remove/,/^fi/d; /^[[:space:]]*#/d' "$tc/prerm" | grep -n 'stop'
+}
+
+removal_stops_the_unit() {
+	cat "$tc/prerm" &&
+	sed -n '/"$1" = remove/,/^fi/p' "$tc/prerm" |
+		grep -q 'deb-systemd-invoke stop configfs-restore.service'
+}
+
+# The unit's stop removes what it restored, not the whole tree; what it
+# runs is in the package; it is ordered after the units that own
+# target/ and nvmet/.
+unit_stop_is_not_rm_all() {
+	local start stop
+	grep -n '^Exec\|^After' "$unit" || return 1
+	! grep -q '^ExecStop=.*rm --all' "$unit" &&
+	start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$unit") &&
+	stop=$(sed -n 's/^ExecStop=\([^ ]*\).*/\1/p' "$unit") &&
+	[ -x "$tr$start" ] && [ -x "$tr$stop" ] &&
+	grep -q '^After=.*rtslib-fb-targetctl.service' "$unit" &&
+	grep -q '^After=.*nvmet.service' "$unit"
+}
+
+# The unit's program on a plain directory standing in for configfs: it
+# restores the file, and its stop removes what the restore made and not a
+# gadget made since, nor a subsystem's own directory.
+unit_removes_only_its_own() {
+	local r=$tmp/cfs
+	mkdir -p "$r/nvmet/subsystems" "$r/nvmet/ports" "$r/usb_gadget" "$tmp/run"
+	cat > "$tmp/save" <<-SAVE
+	version 1
+	mkdir nvmet/subsystems/a
+	set nvmet/subsystems/a/attr_allow_any_host 1
+	mkdir nvmet/ports/1
+	mkdir nvmet/ports/1/subsystems
+	link nvmet/ports/1/subsystems/a nvmet/subsystems/a
+	mkdir usb_gadget/g
+	end
+	SAVE
+	export CONFIGFS_SAVE=$tmp/save CONFIGFS_ROOT=$r CNG_RUN=$tmp/run
+	PATH=$TOP/tools/configfs:$PATH "$tr/usr/libexec/configfs-ng/configfs-restore-unit" start &&
+	[ -L "$r/nvmet/ports/1/subsystems/a" ] && mkdir "$r/usb_gadget/admin" &&
+	PATH=$TOP/tools/configfs:$PATH "$tr/usr/libexec/configfs-ng/configfs-restore-unit" stop &&
+	find "$r" | sort &&
+	[ ! -e "$r/nvmet/subsystems/a" ] && [ ! -e "$r/nvmet/ports/1" ] &&
+	[ ! -e "$r/usb_gadget/g" ] && [ -d "$r/usb_gadget/admin" ] &&
+	[ -d "$r/nvmet/subsystems" ]
+}
+
+# modprobe configfs goes through the fallback, which the package ships,
+# with its version put in, and which the initramfs gets too.
+modprobe_falls_back_to_stock() {
+	local s=$dr/usr/libexec/configfs-ng/modprobe-configfs v
+	v=$(sed -n 's/^Version: //p' "$dc/control")
+	grep -qx 'install configfs /usr/libexec/configfs-ng/modprobe-configfs $CMDLINE_OPTS' \
+		"$dr/lib/modprobe.d/configfs-ng.conf" &&
+	[ -x "$s" ] && grep -qx "ours=$v" "$s" &&
+	grep -q 'insmod' "$s" &&
+	[ -x "$dr/usr/share/initramfs-tools/hooks/configfs-ng" ]
+}
+
+# Installing and removing the module regenerates the initramfs: the
+# trigger (the newest kernel's) and update-initramfs for the others.
+initramfs_regenerated() {
+	grep -qx 'activate-noawait update-initramfs' "$dc/triggers" &&
+	grep -q 'update-initramfs -u -k' "$dc/postinst" &&
+	grep -q 'update-initramfs -u -k' "$dc/postrm"
+}
+
+# No BUILD_EXCLUSIVE_* (DKMS 3.0.10's autoinstall fails a kernel's
+# installation for a module they exclude); MAKE never fails a kernel.
+dkms_never_fails_a_kernel() {
+	local conf
+	conf=$(ls "$dr"/usr/src/configfs-ng-*/dkms.conf) || return 1
+	! grep -n '^BUILD_EXCLUSIVE' "$conf" &&
+	grep -q '^MAKE\[0\]=.*dkms-make.sh' "$conf" &&
+	[ -f "$(dirname "$conf")/module/dkms-make.sh" ]
+}
+
+dkms_package_is_amd64_only() {
+	grep -qx 'Architecture: amd64' "$dc/control"
+}
+
+echo "TAP version 13"
+t deb_upgrade_neither_stops_nor_restarts_the_unit upgrade_leaves_the_unit
+t deb_removal_stops_the_unit removal_stops_the_unit
+t deb_unit_stop_is_not_rm_all unit_stop_is_not_rm_all
+t deb_unit_removes_only_what_it_restored unit_removes_only_its_own
+t deb_modprobe_falls_back_to_stock modprobe_falls_back_to_stock
+t deb_initramfs_regenerated_on_install_and_removal initramfs_regenerated
+t deb_dkms_never_fails_a_kernel_installation dkms_never_fails_a_kernel
+t deb_dkms_package_is_amd64_only dkms_package_is_amd64_only
+echo "1..$n"
+[ "$failed" -eq 0 ]
