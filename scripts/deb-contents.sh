@@ -71,14 +71,15 @@ unit_stop_is_not_rm_all() {
 
 # The unit's program on a plain directory standing in for configfs: it
 # restores the file, and its stop removes what the restore made and not a
-# gadget made since, nor a subsystem's own directory.
+# gadget made since, nor a subsystem's own directory. The file sets no
+# attribute: on a stand-in that makes a regular file, which the tool's rm
+# never removes.
 unit_removes_only_its_own() {
 	local r=$tmp/cfs
 	mkdir -p "$r/nvmet/subsystems" "$r/nvmet/ports" "$r/usb_gadget" "$tmp/run"
 	cat > "$tmp/save" <<-SAVE
 	version 1
 	mkdir nvmet/subsystems/a
-	set nvmet/subsystems/a/attr_allow_any_host 1
 	mkdir nvmet/ports/1
 	mkdir nvmet/ports/1/subsystems
 	link nvmet/ports/1/subsystems/a nvmet/subsystems/a
