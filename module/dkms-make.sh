@@ -25,7 +25,8 @@ case $kver in
 *)	why=${why:-"$kver is not a Debian 12 kernel of the 6.1 or 6.12 line"} ;;
 esac
 if [ -z "$why" ]; then
-	make -C "$ksrc" M="$dir" modules && exit 0
+	# DKMS adds -j only to a MAKE that starts with "make".
+	make -j "$(nproc)" -C "$ksrc" M="$dir" modules && exit 0
 	why="its build failed (see above)"
 fi
 stock=$(ls "/lib/modules/$kver/kernel/fs/configfs/configfs.ko"* 2>/dev/null |

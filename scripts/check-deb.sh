@@ -78,7 +78,7 @@ guest() {
 	t=$(date +%s)
 	QEMU_MEM=2048 nice "$TOP/scripts/debian-guest.sh" --kver "$kver" \
 		--disk "$disk" --console "$out/console-$mode-$kver.log" \
-		--timeout 3600 "$TOP/tests/deb/in-guest.sh" "$mode" "$from" \
+		--timeout 7200 "$TOP/tests/deb/in-guest.sh" "$mode" "$from" \
 		"$out/extra" > "$log" 2> "$out/$mode-$kver.err"
 	rc=$?
 	echo "# $mode guest: $(( $(date +%s) - t )) s"
