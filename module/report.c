@@ -111,11 +111,8 @@ static const char cng_reason_lost[] = "(not kept: out of memory)";
  * @reason_at: offset of the first "reason: " line, or @log_at
  * @log_at: offset of the first "log: " line, or @len
  * @log_lines: how many "log: " lines there are
- * @file_len: length of the file's name, which is stored at @text + @file
- * @file: offset of the file's name in @text
  * @len: bytes of @text, without its NUL
- * @text: the record in full, as its most privileged reader reads it,
- *	  then the file's name
+ * @text: the record in full, as its most privileged reader reads it
  *
  * Published in the node's extension with xchg(), read under RCU, freed
  * with kfree_rcu() or with the node.
@@ -130,8 +127,6 @@ struct cng_error {
 	unsigned int	reason_at;
 	unsigned int	log_at;
 	unsigned int	log_lines;
-	unsigned int	file_len;
-	unsigned int	file;
 	unsigned int	len;
 	char		text[];
 };
@@ -285,7 +280,7 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 	/* A name this long is no attribute's: keep the record bounded. */
 	file_len = min_t(size_t, file_len, PATH_MAX);
 	/* The first line, then each line of reason and log with its tag. */
-	size = 96 + 2 * file_len + strlen(value) +
+	size = 96 + file_len + strlen(value) +
 	       reason_len + cng_lines(reason, reason_len) * sizeof("reason: ") +
 	       sizeof("reason: ") + sizeof(cng_reason_lost) +
 	       log_len + cng_lines(log, log_len) * sizeof("log: ");
@@ -293,7 +288,7 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 	 * At most 4 KiB of one-byte reason lines and 512 bytes of log: 52 KiB.
 	 * A reader's view replaces parts with a line each, adding at most 192.
 	 */
-	BUILD_BUG_ON(96 + 2 * PATH_MAX + 4 * CNG_VALUE_MAX + 8 +
+	BUILD_BUG_ON(96 + PATH_MAX + 4 * CNG_VALUE_MAX + 8 +
 		     CNG_REASON_MAX * (1 + sizeof("reason: ")) + 2 * 64 +
 		     CNG_CAPTURE_SIZE * (1 + sizeof("log: ")) + 3 * 64 >
 		     CNG_RECORD_MAX);
@@ -326,10 +321,6 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 	error->log_lines = log_len ? cng_lines(log, log_len) : 0;
 	pos = cng_append_lines(error->text, pos, "log", log, log_len);
 	error->len = pos;
-	error->file = pos + 1;
-	error->file_len = file_len;
-	memcpy(error->text + error->file, call->file, file_len);
-	error->text[error->file + file_len] = 0;
 	error->seq = atomic64_inc_return(&cng_errors_made);
 	return error;
 }
