@@ -110,7 +110,7 @@ void cng_drop_user_item(struct config_item *parent_item,
  * hold the node's active references for write: waiting for this node
  * is waiting for these callbacks too.
  */
-static void cng_rm_dir_finish(struct cng_node *node)
+static void cng_remove_dir_finish(struct cng_node *node)
 {
 	struct config_item *item, *parent_item;
 
@@ -139,7 +139,7 @@ static void cng_rm_dir_finish(struct cng_node *node)
  * caller holds the link's directory locked, as symlink(2) does around
  * allow_link, and then owns the tree's reference.
  */
-static void cng_rm_link_finish(struct cng_node *link)
+static void cng_remove_link_finish(struct cng_node *link)
 {
 	const struct config_item_type *type;
 	struct config_item *item, *target_item;
@@ -166,7 +166,7 @@ static void cng_rm_link_finish(struct cng_node *link)
 }
 
 /* After a node turned DEAD: its inodes and dentries, if cached, say so. */
-static void cng_rm_forget(struct cng_node *node, bool notify)
+static void cng_remove_forget(struct cng_node *node, bool notify)
 {
 	struct super_block *sb = cng_sb_hold();
 
@@ -185,7 +185,7 @@ int cng_remove_link(struct cng_node *link)
 	cng_node_deactivate_locked(link, CNG_STATE_REMOVING);
 	mutex_unlock(&cng_tree_mutex);
 
-	cng_rm_link_finish(link);
+	cng_remove_link_finish(link);
 	cng_node_put(link);
 	return 0;
 }
@@ -200,7 +200,7 @@ int cng_remove_link(struct cng_node *link)
  * once) or for an OOM victim (which gets the reserves), so it is tried
  * again until it succeeds, rather than calling the client unserialised.
  */
-static void cng_rm_link_force(struct cng_node *link, bool notify)
+static void cng_remove_link_force(struct cng_node *link, bool notify)
 {
 	struct super_block *sb = cng_sb_hold();
 	struct inode *dir = NULL;
@@ -215,7 +215,7 @@ static void cng_rm_link_force(struct cng_node *link, bool notify)
 		}
 		inode_lock(dir);
 	}
-	cng_rm_link_finish(link);
+	cng_remove_link_finish(link);
 	if (dir) {
 		inode_unlock(dir);
 		iput(dir);
@@ -227,7 +227,7 @@ static void cng_rm_link_force(struct cng_node *link, bool notify)
 }
 
 /* rmdir's refusals, in stock's order; every node must be LIVE. */
-static int cng_rm_check_locked(struct cng_node *node, bool top)
+static int cng_remove_check_locked(struct cng_node *node, bool top)
 {
 	struct cng_node *child;
 	int ret;
@@ -239,7 +239,7 @@ static int cng_rm_check_locked(struct cng_node *node, bool top)
 	if (node->nr_user)
 		return -ENOTEMPTY;
 	list_for_each_entry(child, &node->children, sib) {
-		ret = cng_rm_check_locked(child, false);
+		ret = cng_remove_check_locked(child, false);
 		if (ret)
 			return ret;
 	}
@@ -247,22 +247,22 @@ static int cng_rm_check_locked(struct cng_node *node, bool top)
 }
 
 /* rmdir claims the subtree it checked: every directory, no link. */
-static void cng_rm_claim_locked(struct cng_node *node)
+static void cng_remove_claim_locked(struct cng_node *node)
 {
 	struct cng_node *child;
 
 	cng_node_deactivate_locked(node, CNG_STATE_REMOVING);
 	list_for_each_entry(child, &node->children, sib)
-		cng_rm_claim_locked(child);
+		cng_remove_claim_locked(child);
 }
 
 /* rmdir gives up: the subtree as it was, but what the kernel side wants. */
-static void cng_rm_unclaim_locked(struct cng_node *node)
+static void cng_remove_unclaim_locked(struct cng_node *node)
 {
 	struct cng_node *child;
 
 	list_for_each_entry(child, &node->children, sib)
-		cng_rm_unclaim_locked(child);
+		cng_remove_unclaim_locked(child);
 	if (node->flags & CNG_NODE_DOOMED)
 		cng_node_set_state_locked(node, CNG_STATE_DROPPING);
 	else
@@ -270,7 +270,7 @@ static void cng_rm_unclaim_locked(struct cng_node *node)
 }
 
 /* The first directory of a subtree in post-order: its leftmost leaf. */
-static struct cng_node *cng_rm_leftmost_locked(struct cng_node *node)
+static struct cng_node *cng_remove_leftmost_locked(struct cng_node *node)
 {
 	while (!list_empty(&node->children))
 		node = list_first_entry(&node->children, struct cng_node, sib);
@@ -278,13 +278,13 @@ static struct cng_node *cng_rm_leftmost_locked(struct cng_node *node)
 }
 
 /* The directory after @node in post-order within @top's subtree. */
-static struct cng_node *cng_rm_next_locked(struct cng_node *node,
-					   struct cng_node *top)
+static struct cng_node *cng_remove_next_locked(struct cng_node *node,
+					       struct cng_node *top)
 {
 	if (node == top)
 		return NULL;
 	if (!list_is_last(&node->sib, &node->parent->children))
-		return cng_rm_leftmost_locked(list_next_entry(node, sib));
+		return cng_remove_leftmost_locked(list_next_entry(node, sib));
 	return node->parent;
 }
 
@@ -294,7 +294,7 @@ int cng_remove_dir(struct cng_node *top)
 	int ret;
 
 	mutex_lock(&cng_tree_mutex);
-	ret = cng_rm_check_locked(top, true);
+	ret = cng_remove_check_locked(top, true);
 	if (ret) {
 		mutex_unlock(&cng_tree_mutex);
 		return ret;
@@ -303,14 +303,14 @@ int cng_remove_dir(struct cng_node *top)
 	 * Claimed, the subtree is ours alone: nothing is added to it, and
 	 * other removers wait for its nodes, so it can be walked in steps.
 	 */
-	cng_rm_claim_locked(top);
-	for (node = cng_rm_leftmost_locked(top); node;
-	     node = cng_rm_next_locked(node, top)) {
+	cng_remove_claim_locked(top);
+	for (node = cng_remove_leftmost_locked(top); node;
+	     node = cng_remove_next_locked(node, top)) {
 		mutex_unlock(&cng_tree_mutex);
 		ret = cng_node_wait(node, true);
 		mutex_lock(&cng_tree_mutex);
 		if (ret) {
-			cng_rm_unclaim_locked(top);
+			cng_remove_unclaim_locked(top);
 			mutex_unlock(&cng_tree_mutex);
 			return ret;
 		}
@@ -320,11 +320,11 @@ int cng_remove_dir(struct cng_node *top)
 	/* Bottom up; the VFS tells the top's dentry and watchers itself. */
 	do {
 		mutex_lock(&cng_tree_mutex);
-		node = cng_rm_leftmost_locked(top);
+		node = cng_remove_leftmost_locked(top);
 		mutex_unlock(&cng_tree_mutex);
-		cng_rm_dir_finish(node);
+		cng_remove_dir_finish(node);
 		if (node != top)
-			cng_rm_forget(node, false);
+			cng_remove_forget(node, false);
 		cng_node_put(node);
 	} while (node != top);
 	/* Pollers of the top's files see it gone, as for the nodes below. */
@@ -332,8 +332,8 @@ int cng_remove_dir(struct cng_node *top)
 	return 0;
 }
 
-/* One node the kernel side wants gone: see cng_rm_doom_locked(). */
-static void cng_rm_doom_one_locked(struct cng_node *node)
+/* One node the kernel side wants gone: see cng_remove_doom_locked(). */
+static void cng_remove_doom_one_locked(struct cng_node *node)
 {
 	node->flags |= CNG_NODE_DOOMED;
 	if (node->state == CNG_STATE_LIVE)
@@ -347,16 +347,16 @@ static void cng_rm_doom_one_locked(struct cng_node *node)
  * pointers, not a recursion: users choose how deep the part nests.
  * Links are leaves, and never the target of a link.
  */
-static void cng_rm_doom_locked(struct cng_node *top)
+static void cng_remove_doom_locked(struct cng_node *top)
 {
 	struct cng_node *node = top;
 	struct cng_node_ext *link;
 
 	for (;;) {
-		cng_rm_doom_one_locked(node);
+		cng_remove_doom_one_locked(node);
 		if (node->ext)
 			list_for_each_entry(link, &node->ext->incoming, in_link)
-				cng_rm_doom_one_locked(link->node);
+				cng_remove_doom_one_locked(link->node);
 		if (!list_empty(&node->children)) {
 			node = list_first_entry(&node->children,
 						struct cng_node, sib);
@@ -375,7 +375,7 @@ static void cng_rm_doom_locked(struct cng_node *top)
  * What to remove next: the first link into the first directory met on
  * the way down, else the leftmost leaf; the top last of all.
  */
-static struct cng_node *cng_rm_victim_locked(struct cng_node *node)
+static struct cng_node *cng_remove_victim_locked(struct cng_node *node)
 {
 	struct cng_node_ext *link;
 
@@ -392,15 +392,15 @@ static struct cng_node *cng_rm_victim_locked(struct cng_node *node)
 }
 
 /* Remove one node the kernel side has claimed. */
-static void cng_rm_one_force(struct cng_node *node, bool notify)
+static void cng_remove_one_force(struct cng_node *node, bool notify)
 {
 	if (node->type == CNG_NODE_LINK) {
-		cng_rm_link_force(node, notify);
+		cng_remove_link_force(node, notify);
 		return;
 	}
 	cng_node_wait(node, false);
-	cng_rm_dir_finish(node);
-	cng_rm_forget(node, notify);
+	cng_remove_dir_finish(node);
+	cng_remove_forget(node, notify);
 	cng_node_put(node);
 }
 
@@ -411,9 +411,9 @@ void cng_remove_force(struct cng_node *top)
 	bool notify;
 
 	mutex_lock(&cng_tree_mutex);
-	cng_rm_doom_locked(top);
+	cng_remove_doom_locked(top);
 	while (top->state != CNG_STATE_DEAD) {
-		node = cng_rm_victim_locked(top);
+		node = cng_remove_victim_locked(top);
 		state = node->state;
 		cng_node_get(node);
 		if (state == CNG_STATE_DROPPING || state == CNG_STATE_LIVE) {
@@ -421,7 +421,7 @@ void cng_remove_force(struct cng_node *top)
 			/* Watchers of a directory that stays hear of it. */
 			notify = !(node->parent->flags & CNG_NODE_DOOMED);
 			mutex_unlock(&cng_tree_mutex);
-			cng_rm_one_force(node, notify);
+			cng_remove_one_force(node, notify);
 		} else {
 			/* Claimed by another remover, or still being built. */
 			mutex_unlock(&cng_tree_mutex);
