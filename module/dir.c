@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Directories: lookup, mkdir, rmdir and readdir, the attach path shared
- * with the kernel-side calls, and the item hierarchy links.
+ * with the kernel-side calls, and the item hierarchy.
  *
- * An item hierarchy link (ci_parent, ci_group, cg_children) is made under
- * the subsystem's su_mutex exactly as stock makes it; the backing tree
- * under cng_tree_mutex mirrors it for what user space sees.
+ * An item joins the item hierarchy (ci_parent, ci_group, cg_children)
+ * under the subsystem's su_mutex exactly as stock's link_obj() makes it
+ * join; the backing tree under cng_tree_mutex mirrors it for what user
+ * space sees.
  */
 #include <linux/configfs.h>
 #include <linux/err.h>
@@ -189,9 +190,12 @@ static const char *cng_attr_name(const void *attr, unsigned int kind)
 	return kind == CNG_FILE_BIN_ATTR ? cb->cb_attr.ca_name : ca->ca_name;
 }
 
-/* Item hierarchy links, as stock makes them. Under su_mutex. */
+/*
+ * The item hierarchy, as stock's link_obj(), link_group(), unlink_obj()
+ * and unlink_group() keep it. Under su_mutex.
+ */
 
-void cng_unlink_obj(struct config_item *item)
+void cng_hier_del_item(struct config_item *item)
 {
 	struct config_group *group = item->ci_group;
 
@@ -199,14 +203,14 @@ void cng_unlink_obj(struct config_item *item)
 		list_del_init(&item->ci_entry);
 		item->ci_group = NULL;
 		item->ci_parent = NULL;
-		/* The references link taken for ci_entry and ci_parent. */
+		/* The references added for ci_entry and ci_parent. */
 		config_item_put(item);
 		config_group_put(group);
 	}
 }
 
-static void cng_link_obj(struct config_item *parent_item,
-			 struct config_item *item)
+static void cng_hier_add_item(struct config_item *parent_item,
+			      struct config_item *item)
 {
 	item->ci_parent = parent_item;
 	item->ci_group = config_group_get(to_config_group(parent_item));
@@ -215,23 +219,23 @@ static void cng_link_obj(struct config_item *parent_item,
 }
 
 /**
- * cng_unlink_group() - undo cng_link_group()
- * @group: the group; its default groups are unlinked too
+ * cng_hier_del_group() - undo cng_hier_add_group()
+ * @group: the group; its default groups leave the hierarchy too
  *
  * Context: the subsystem's su_mutex (cng_subsys_mutex for a subsystem).
  */
-void cng_unlink_group(struct config_group *group)
+void cng_hier_del_group(struct config_group *group)
 {
 	struct config_group *child;
 
 	list_for_each_entry(child, &group->default_groups, group_entry)
-		cng_unlink_group(child);
+		cng_hier_del_group(child);
 	group->cg_subsys = NULL;
-	cng_unlink_obj(&group->cg_item);
+	cng_hier_del_item(&group->cg_item);
 }
 
 /**
- * cng_link_group() - link a group and its default groups under a parent
+ * cng_hier_add_group() - add a group and its default groups to a parent
  * @parent_group: the parent; the root group for a subsystem
  * @group: the group
  *
@@ -239,18 +243,18 @@ void cng_unlink_group(struct config_group *group)
  *
  * Context: the subsystem's su_mutex (cng_subsys_mutex for a subsystem).
  */
-void cng_link_group(struct config_group *parent_group,
-		    struct config_group *group)
+void cng_hier_add_group(struct config_group *parent_group,
+			struct config_group *group)
 {
 	struct config_group *child;
 
-	cng_link_obj(&parent_group->cg_item, &group->cg_item);
+	cng_hier_add_item(&parent_group->cg_item, &group->cg_item);
 	if (parent_group->cg_subsys)
 		group->cg_subsys = parent_group->cg_subsys;
 	else
 		group->cg_subsys = to_configfs_subsystem(group);
 	list_for_each_entry(child, &group->default_groups, group_entry)
-		cng_link_group(group, child);
+		cng_hier_add_group(group, child);
 }
 
 /* Attach: build nodes NEW, then activate them all at once. */
@@ -564,7 +568,7 @@ static int cng_dir_make(struct inode *dir, struct dentry *dentry)
 		if (IS_ERR(group)) {
 			ret = PTR_ERR(group);
 		} else {
-			cng_link_group(to_config_group(parent_item), group);
+			cng_hier_add_group(to_config_group(parent_item), group);
 			item = &group->cg_item;
 		}
 	} else {
@@ -575,7 +579,7 @@ static int cng_dir_make(struct inode *dir, struct dentry *dentry)
 		if (IS_ERR(item))
 			ret = PTR_ERR(item);
 		else
-			cng_link_obj(parent_item, item);
+			cng_hier_add_item(parent_item, item);
 	}
 	mutex_unlock(&subsys->su_mutex);
 	if (ret)

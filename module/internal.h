@@ -439,10 +439,10 @@ unsigned int cng_attr_find(const struct cng_node *dir, const char *name,
 void cng_dentry_recheck(struct dentry *dentry, struct cng_node *node);
 void cng_dentry_add(struct dentry *dentry, struct inode *inode);
 
-void cng_link_group(struct config_group *parent_group,
-		    struct config_group *group);
-void cng_unlink_group(struct config_group *group);
-void cng_unlink_obj(struct config_item *item);
+void cng_hier_add_group(struct config_group *parent_group,
+			struct config_group *group);
+void cng_hier_del_group(struct config_group *group);
+void cng_hier_del_item(struct config_item *item);
 void cng_dir_cursors_leave_locked(struct cng_node *node);
 
 /**

@@ -865,7 +865,7 @@ struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp)
 
 /*
  * The node keeps its name when the client renames or frees the item's:
- * config_item_set_name() calls this on any item linked in the hierarchy.
+ * config_item_set_name() calls this on any item in the item hierarchy.
  * It cannot fail, as renaming an item cannot in stock for a short name:
  * a directory name is at most NAME_MAX bytes, which __GFP_NOFAIL may ask.
  */

@@ -93,9 +93,9 @@ void cng_drop_user_item(struct config_item *parent_item,
 	mutex_lock(&subsys->su_mutex);
 	cng_client_disconnect_notify(parent_item, item);
 	if (group)
-		cng_unlink_group(to_config_group(item));
+		cng_hier_del_group(to_config_group(item));
 	else
-		cng_unlink_obj(item);
+		cng_hier_del_item(item);
 	cng_client_drop_item(parent_item, item);
 	mutex_unlock(&subsys->su_mutex);
 	config_item_put(item);

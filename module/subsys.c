@@ -26,7 +26,7 @@
 
 /*
  * Attach a kernel-made group under a parent node and make it visible.
- * The group is already linked into the item hierarchy.
+ * The group is already in the item hierarchy.
  */
 static int cng_register_locked_group(struct cng_node *parent,
 				     struct config_group *group)
@@ -79,7 +79,7 @@ int configfs_register_group(struct config_group *parent_group,
 		group->cg_item.ci_name = group->cg_item.ci_namebuf;
 
 	mutex_lock(&subsys->su_mutex);
-	cng_link_group(parent_group, group);
+	cng_hier_add_group(parent_group, group);
 	mutex_unlock(&subsys->su_mutex);
 
 	ret = -ENOENT;
@@ -90,7 +90,7 @@ int configfs_register_group(struct config_group *parent_group,
 	}
 	if (ret) {
 		mutex_lock(&subsys->su_mutex);
-		cng_unlink_group(group);
+		cng_hier_del_group(group);
 		mutex_unlock(&subsys->su_mutex);
 	}
 	return ret;
@@ -126,7 +126,7 @@ void configfs_unregister_group(struct config_group *group)
 		cng_node_put(node);
 	}
 	mutex_lock(&subsys->su_mutex);
-	cng_unlink_group(group);
+	cng_hier_del_group(group);
 	mutex_unlock(&subsys->su_mutex);
 }
 EXPORT_SYMBOL(configfs_unregister_group);
@@ -214,13 +214,13 @@ int configfs_register_subsystem(struct configfs_subsystem *subsys)
 		group->cg_item.ci_name = group->cg_item.ci_namebuf;
 
 	mutex_lock(&cng_subsys_mutex);
-	cng_link_group(&cng_root_group, group);
+	cng_hier_add_group(&cng_root_group, group);
 	mutex_unlock(&cng_subsys_mutex);
 
 	ret = cng_register_locked_group(&cng_root_node, group);
 	if (ret) {
 		mutex_lock(&cng_subsys_mutex);
-		cng_unlink_group(group);
+		cng_hier_del_group(group);
 		mutex_unlock(&cng_subsys_mutex);
 	}
 	return ret;
@@ -252,7 +252,7 @@ void configfs_unregister_subsystem(struct configfs_subsystem *subsys)
 	cng_node_put(node);
 
 	mutex_lock(&cng_subsys_mutex);
-	cng_unlink_group(group);
+	cng_hier_del_group(group);
 	mutex_unlock(&cng_subsys_mutex);
 }
 EXPORT_SYMBOL(configfs_unregister_subsystem);
