@@ -285,6 +285,14 @@ static inline unsigned int cng_node_depend(const struct cng_node *node)
 	return node->ext ? node->ext->depend : 0;
 }
 
+/* The node's extension, or NULL, read without the tree mutex. */
+static inline struct cng_node_ext *
+cng_node_ext_peek(const struct cng_node *node)
+{
+	/* Pairs with the release in cng_node_ext_locked(): set up in full. */
+	return smp_load_acquire(&node->ext);
+}
+
 /* Kinds of file an inode stands for. */
 enum cng_file_kind {
 	CNG_FILE_DIR,
@@ -403,6 +411,7 @@ struct cng_node *cng_node_from_item_locked(const struct config_item *item);
 struct cng_meta *cng_node_meta_locked(struct cng_node *node,
 				      unsigned int slot);
 struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp);
+void cng_node_path(struct cng_node *node, char *buf, size_t size);
 int cng_node_init(void);
 void cng_node_exit(void);
 

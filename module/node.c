@@ -864,6 +864,31 @@ struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp)
 }
 
 /*
+ * "/nvmet/ports/1", @node's path from the mount point, cut at the front
+ * to fit @size. Context: process; takes cng_tree_mutex.
+ */
+void cng_node_path(struct cng_node *node, char *buf, size_t size)
+{
+	size_t pos = size - 1;
+	size_t len;
+
+	buf[pos] = 0;
+	mutex_lock(&cng_tree_mutex);
+	for (; node->parent && cng_node_visible(node); node = node->parent) {
+		len = strlen(node->name);
+		if (len + 1 > pos)
+			break;
+		pos -= len;
+		memcpy(buf + pos, node->name, len);
+		buf[--pos] = '/';
+	}
+	mutex_unlock(&cng_tree_mutex);
+	if (pos == size - 1)
+		buf[--pos] = '/';
+	memmove(buf, buf + pos, size - pos);
+}
+
+/*
  * The node keeps its name when the client renames or frees the item's:
  * config_item_set_name() calls this on any item in the item hierarchy.
  * It cannot fail, as renaming an item cannot in stock for a short name:

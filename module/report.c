@@ -325,13 +325,6 @@ static struct cng_error *cng_error_build(struct cng_call *call, int err,
 	return error;
 }
 
-/* The node's extension, or NULL, read without the tree mutex. */
-static struct cng_node_ext *cng_node_ext_peek(struct cng_node *node)
-{
-	/* Pairs with the release in cng_node_ext_locked(): set up in full. */
-	return smp_load_acquire(&node->ext);
-}
-
 /* Makes @error the node's record, in place of any older one. */
 static void cng_error_set(struct cng_node *node, struct cng_error *error)
 {
@@ -373,28 +366,6 @@ static void cng_error_clear(struct cng_node *node, u64 since)
 	rcu_read_unlock();
 	if (old)
 		kfree_rcu(old, rcu);
-}
-
-/* "/nvmet/ports/1", the directory's path from the mount point. */
-static void cng_node_path(struct cng_node *node, char *buf, size_t size)
-{
-	size_t pos = size - 1;
-	size_t len;
-
-	buf[pos] = 0;
-	mutex_lock(&cng_tree_mutex);
-	for (; node->parent && cng_node_visible(node); node = node->parent) {
-		len = strlen(node->name);
-		if (len + 1 > pos)
-			break;
-		pos -= len;
-		memcpy(buf + pos, node->name, len);
-		buf[--pos] = '/';
-	}
-	mutex_unlock(&cng_tree_mutex);
-	if (pos == size - 1)
-		buf[--pos] = '/';
-	memmove(buf, buf + pos, size - pos);
 }
 
 static DEFINE_RATELIMIT_STATE(cng_report_ratelimit, 5 * HZ, 10);

@@ -165,7 +165,6 @@ bool cng_attr_hidden(const struct cng_node *dir, unsigned int slot)
 {
 	const struct cng_node_ext *ext;
 
-	/* Pairs with the release in cng_node_ext_locked(). */
-	ext = smp_load_acquire(&dir->ext);
+	ext = cng_node_ext_peek(dir);
 	return ext && ext->hidden && test_bit(slot - 1, ext->hidden->bits);
 }
