@@ -6,7 +6,7 @@
  * rename back to un-commit it (docs/extensions.md, "Committable items").
  *
  * The two directories are nodes with the group's item (CNG_NODE_STAGE)
- * and one namespace between them (node.c), so a commit moves the item's
+ * and one namespace between them (names.c), so a commit moves the item's
  * node from one to the other under the tree mutex with nothing to
  * allocate: after the client said yes, nothing can fail.
  */

@@ -96,7 +96,7 @@ enum cng_node_state {
 /*
  * pending/ or live/ of a committable group (commit.c): made by configfs,
  * with the group's item (whose directory is the parent, not this one),
- * no attributes, and a namespace shared by the two (node.c).
+ * no attributes, and a namespace shared by the two (names.c).
  */
 #define CNG_NODE_STAGE		BIT(4)
 #define CNG_NODE_STAGE_LIVE	BIT(5)	/* live/, with CNG_NODE_STAGE */
@@ -213,7 +213,7 @@ struct cng_node_ext {
  * @children: child nodes; tree mutex. Read only under it, by holders of
  *	      a reference, and empty once the node is DEAD or was never
  *	      linked: so @rcu may share its bytes
- * @hnext: the next entry of its chain in the name table (node.c), from
+ * @hnext: the next entry of its chain in the name table (names.c), from
  *	   link to UNLINKED; written under the tree mutex, read under RCU
  * @item: the directory's item (for pending/ and live/, their group's).
  *	  Set at allocation; cleared under the tree
@@ -399,8 +399,6 @@ static inline unsigned long cng_gone_gen_read(void)
 	return smp_load_acquire(&cng_gone_gen);
 }
 
-u32 cng_name_hash(const char *name, unsigned int len);
-bool cng_node_absent(const struct cng_node *parent, u32 hash);
 struct cng_node *cng_node_find_locked(struct cng_node *parent,
 				      const char *name, u32 hash);
 int cng_node_link_locked(struct cng_node *parent, struct cng_node *node);
@@ -414,6 +412,21 @@ struct cng_node_ext *cng_node_ext_locked(struct cng_node *node, gfp_t gfp);
 void cng_node_path(struct cng_node *node, char *buf, size_t size);
 int cng_node_init(void);
 void cng_node_exit(void);
+
+/* names.c */
+u32 cng_name_hash(const char *name, unsigned int len);
+struct cng_node *cng_names_find_locked(const struct cng_node *dir,
+				       const char *name, u32 hash);
+void cng_names_insert_locked(struct cng_node *node);
+void cng_names_remove_locked(struct cng_node *node);
+bool cng_node_absent(const struct cng_node *parent, u32 hash);
+int cng_names_init(void);
+void cng_names_exit(void);
+
+/* ids.c */
+int cng_id_alloc(void);
+void cng_id_free(unsigned int id);
+void cng_ids_exit(void);
 
 /* inode.c */
 struct inode *cng_inode_get(struct super_block *sb, struct cng_node *node,

@@ -10,9 +10,12 @@ static int __init cng_init(void)
 {
 	int ret;
 
-	ret = cng_node_init();
+	ret = cng_names_init();
 	if (ret)
 		return ret;
+	ret = cng_node_init();
+	if (ret)
+		goto err_names_exit;
 	ret = cng_inode_init();
 	if (ret)
 		goto err_node_exit;
@@ -30,6 +33,9 @@ err_inode_exit:
 	cng_inode_exit();
 err_node_exit:
 	cng_node_exit();
+	cng_ids_exit();
+err_names_exit:
+	cng_names_exit();
 	return ret;
 }
 
@@ -40,6 +46,8 @@ static void __exit cng_exit(void)
 	cng_report_exit();
 	cng_inode_exit();
 	cng_node_exit();
+	cng_ids_exit();
+	cng_names_exit();
 }
 
 module_init(cng_init);
