@@ -99,6 +99,26 @@ static int sys_open_parent(struct sys_fs *sys, const char *path,
 	return dirfd;
 }
 
+/*
+ * One call at @path: @fn runs with the directory that holds its last
+ * component (sys_open_parent()) and that component, and its result, 0, a
+ * descriptor or -errno, is returned. @arg is @fn's.
+ */
+static int sys_at(struct sys_fs *sys, const char *path,
+		  int (*fn)(int dirfd, const char *leaf, void *arg), void *arg)
+{
+	const char *leaf;
+	int dirfd;
+	int ret;
+
+	dirfd = sys_open_parent(sys, path, &leaf);
+	if (dirfd < 0)
+		return dirfd;
+	ret = fn(dirfd, leaf, arg);
+	close(dirfd);
+	return ret;
+}
+
 static enum fs_kind sys_kind(mode_t mode)
 {
 	if (S_ISDIR(mode))
@@ -110,18 +130,17 @@ static enum fs_kind sys_kind(mode_t mode)
 	return FS_OTHER;
 }
 
+static int sys_lstat_at(int dirfd, const char *leaf, void *sb)
+{
+	return fstatat(dirfd, leaf, sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+}
+
 static int sys_lstat(void *priv, const char *path, struct fs_stat *st)
 {
-	const char *leaf;
 	struct stat sb;
-	int dirfd;
 	int ret;
 
-	dirfd = sys_open_parent(priv, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	ret = fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
-	close(dirfd);
+	ret = sys_at(priv, path, sys_lstat_at, &sb);
 	if (ret)
 		return ret;
 	st->kind = sys_kind(sb.st_mode);
@@ -131,28 +150,34 @@ static int sys_lstat(void *priv, const char *path, struct fs_stat *st)
 	return 0;
 }
 
+/* @flags (O_*) for openat(); a new file is made 0644. */
+static int sys_open_at(int dirfd, const char *leaf, void *flags)
+{
+	int fd = openat(dirfd, leaf, *(int *)flags | O_NOFOLLOW | O_CLOEXEC,
+			0644);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* Opens the directory @path itself, for reading; never through a link. */
 static DIR *sys_open_dir(struct sys_fs *sys, const char *path, int *err)
 {
-	const char *leaf;
-	DIR *dir = NULL;
-	int dirfd;
+	int flags = O_RDONLY | O_DIRECTORY;
+	DIR *dir;
 	int fd;
 
-	dirfd = sys_open_parent(sys, path, &leaf);
-	if (dirfd < 0) {
-		*err = dirfd;
+	fd = sys_at(sys, path, sys_open_at, &flags);
+	if (fd < 0) {
+		*err = fd;
 		return NULL;
 	}
-	fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-	if (fd >= 0) {
-		dir = fdopendir(fd);
-		if (!dir)
-			close(fd);
+	dir = fdopendir(fd);
+	if (!dir) {
+		*err = -errno;
+		close(fd);
+		return NULL;
 	}
-	*err = dir ? 0 : -errno;
-	close(dirfd);
+	*err = 0;
 	return dir;
 }
 
@@ -209,18 +234,7 @@ static ssize_t sys_read_some(int fd, char *buf, size_t size)
 /* Opens the file @path itself; never through a link. */
 static int sys_open_file(struct sys_fs *sys, const char *path, int flags)
 {
-	const char *leaf;
-	int dirfd;
-	int fd;
-
-	dirfd = sys_open_parent(sys, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		fd = -errno;
-	close(dirfd);
-	return fd;
+	return sys_at(sys, path, sys_open_at, &flags);
 }
 
 /* Reads up to @size bytes and counts the rest, up to READ_COUNT_MAX. */
@@ -289,38 +303,29 @@ static int sys_write(void *priv, const char *path, const char *buf,
 	return ret;
 }
 
-static int sys_mkdir(void *priv, const char *path)
+static int sys_mkdir_at(int dirfd, const char *leaf, void *mode)
 {
-	const char *leaf;
-	int dirfd;
-	int ret;
-
-	dirfd = sys_open_parent(priv, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	ret = mkdirat(dirfd, leaf, 0755) ? -errno : 0;
-	close(dirfd);
-	return ret;
+	return mkdirat(dirfd, leaf, *(mode_t *)mode) ? -errno : 0;
 }
 
-static int sys_remove_at(struct sys_fs *sys, const char *path, int flags)
+static int sys_mkdir(void *priv, const char *path)
 {
-	const char *leaf;
-	int dirfd;
-	int ret;
+	mode_t mode = 0755;
 
-	dirfd = sys_open_parent(sys, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	ret = unlinkat(dirfd, leaf, flags) ? -errno : 0;
-	close(dirfd);
-	return ret;
+	return sys_at(priv, path, sys_mkdir_at, &mode);
+}
+
+static int sys_remove_at(int dirfd, const char *leaf, void *flags)
+{
+	return unlinkat(dirfd, leaf, *(int *)flags) ? -errno : 0;
 }
 
 /* On a stand-in root too: a directory holding files stays (ENOTEMPTY). */
 static int sys_rmdir(void *priv, const char *path)
 {
-	return sys_remove_at(priv, path, AT_REMOVEDIR);
+	int flags = AT_REMOVEDIR;
+
+	return sys_at(priv, path, sys_remove_at, &flags);
 }
 
 /*
@@ -357,12 +362,15 @@ static int sys_relative(const char *path, const char *target, char *buf)
  * that it still leads to its target when an item holding both moves (a
  * committed item, from pending/ to live/).
  */
+static int sys_symlink_at(int dirfd, const char *leaf, void *target)
+{
+	return symlinkat(target, dirfd, leaf) ? -errno : 0;
+}
+
 static int sys_symlink(void *priv, const char *target, const char *path)
 {
 	struct sys_fs *sys = priv;
 	char full_target[PATH_MAX];
-	const char *leaf;
-	int dirfd;
 	int ret;
 
 	if (sys->simulate)
@@ -371,12 +379,7 @@ static int sys_symlink(void *priv, const char *target, const char *path)
 		ret = sys_full(sys, target, full_target);
 	if (ret)
 		return ret;
-	dirfd = sys_open_parent(priv, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	ret = symlinkat(full_target, dirfd, leaf) ? -errno : 0;
-	close(dirfd);
-	return ret;
+	return sys_at(sys, path, sys_symlink_at, full_target);
 }
 
 /*
@@ -384,27 +387,24 @@ static int sys_symlink(void *priv, const char *target, const char *path)
  * symbolic link is removed, never a regular file. Linux has no unlinkat()
  * that checks the type: only a file put there in between slips through.
  */
+static int sys_unlink_link_at(int dirfd, const char *leaf, void *flags)
+{
+	struct stat sb;
+
+	if (fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	if (!S_ISLNK(sb.st_mode))
+		return S_ISDIR(sb.st_mode) ? -EISDIR : -EPERM;
+	return sys_remove_at(dirfd, leaf, flags);
+}
+
 static int sys_unlink(void *priv, const char *path)
 {
 	struct sys_fs *sys = priv;
-	const char *leaf;
-	struct stat sb;
-	int dirfd;
-	int ret;
+	int flags = 0;
 
-	if (!sys->simulate)
-		return sys_remove_at(sys, path, 0);
-	dirfd = sys_open_parent(sys, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	if (fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW))
-		ret = -errno;
-	else if (!S_ISLNK(sb.st_mode))
-		ret = S_ISDIR(sb.st_mode) ? -EISDIR : -EPERM;
-	else
-		ret = unlinkat(dirfd, leaf, 0) ? -errno : 0;
-	close(dirfd);
-	return ret;
+	return sys_at(sys, path, sys->simulate ? sys_unlink_link_at :
+			  sys_remove_at, &flags);
 }
 
 /*
@@ -433,23 +433,23 @@ static int sys_rename(void *priv, const char *from, const char *to)
 	return ret;
 }
 
+/* The length read into @raw, of PATH_MAX bytes, or -errno. */
+static int sys_readlink_at(int dirfd, const char *leaf, void *raw)
+{
+	ssize_t len = readlinkat(dirfd, leaf, raw, PATH_MAX - 1);
+
+	return len < 0 ? -errno : len;
+}
+
 static int sys_readlink(void *priv, const char *path, struct arena *arena,
 			char **target)
 {
 	struct sys_fs *sys = priv;
 	char raw[PATH_MAX];
 	size_t root_len = strlen(sys->root);
-	const char *leaf;
-	ssize_t len;
-	int dirfd;
+	int len;
 
-	dirfd = sys_open_parent(sys, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	len = readlinkat(dirfd, leaf, raw, sizeof(raw) - 1);
-	if (len < 0)
-		len = -errno;
-	close(dirfd);
+	len = sys_at(sys, path, sys_readlink_at, raw);
 	if (len < 0)
 		return len;
 	raw[len] = '\0';
@@ -471,68 +471,77 @@ static int sys_readlink(void *priv, const char *path, struct arena *arena,
  * stand-in root, which is a real file system, a set-id or sticky bit is
  * refused: a restore run as root would otherwise make setuid files.
  */
+static int sys_chmod_at(int dirfd, const char *leaf, void *mode)
+{
+	struct stat sb;
+
+	if (fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	if (S_ISLNK(sb.st_mode))
+		return -ELOOP;
+	return fchmodat(dirfd, leaf, *(mode_t *)mode, 0) ? -errno : 0;
+}
+
 static int sys_chmod(void *priv, const char *path, mode_t mode)
 {
 	struct sys_fs *sys = priv;
-	const char *leaf;
-	struct stat sb;
-	int dirfd;
-	int ret;
 
 	if (sys->simulate && (mode & 07000))
 		return -EPERM;
-	dirfd = sys_open_parent(priv, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	if (fstatat(dirfd, leaf, &sb, AT_SYMLINK_NOFOLLOW))
-		ret = -errno;
-	else if (S_ISLNK(sb.st_mode))
-		ret = -ELOOP;
-	else
-		ret = fchmodat(dirfd, leaf, mode, 0) ? -errno : 0;
-	close(dirfd);
-	return ret;
+	return sys_at(sys, path, sys_chmod_at, &mode);
+}
+
+struct sys_owner {
+	uid_t uid;
+	gid_t gid;
+};
+
+static int sys_chown_at(int dirfd, const char *leaf, void *arg)
+{
+	const struct sys_owner *owner = arg;
+
+	return fchownat(dirfd, leaf, owner->uid, owner->gid,
+			AT_SYMLINK_NOFOLLOW) ? -errno : 0;
 }
 
 static int sys_chown(void *priv, const char *path, uid_t uid, gid_t gid)
 {
-	const char *leaf;
-	int dirfd;
-	int ret;
+	struct sys_owner owner = { .uid = uid, .gid = gid };
 
-	dirfd = sys_open_parent(priv, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	ret = fchownat(dirfd, leaf, uid, gid, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
-	close(dirfd);
-	return ret;
+	return sys_at(priv, path, sys_chown_at, &owner);
 }
+
+struct sys_record {
+	char *buf;
+	size_t size;
+};
 
 /*
  * There is no lgetxattrat(): the directory reached by the walk is named
  * through /proc/self/fd, whose link leads to it and nowhere else.
+ * Returns the record's length or -errno.
  */
+static int sys_error_at(int dirfd, const char *leaf, void *arg)
+{
+	const struct sys_record *rec = arg;
+	char at[PATH_MAX];
+	ssize_t ret;
+
+	ret = snprintf(at, sizeof(at), "/proc/self/fd/%d/%s", dirfd, leaf);
+	if (ret >= (ssize_t)sizeof(at))
+		return -ENAMETOOLONG;
+	/* A link's own record, if any: never its target's. */
+	ret = lgetxattr(at, CFS_RECORD_XATTR, rec->buf, rec->size);
+	return ret < 0 ? -errno : ret;
+}
+
 static int sys_error(void *priv, const char *path, char *buf, size_t size,
 		     size_t *len)
 {
-	char at[PATH_MAX];
-	const char *leaf;
-	ssize_t ret;
-	int dirfd;
+	struct sys_record rec = { .buf = buf, .size = size };
+	int ret;
 
-	dirfd = sys_open_parent(priv, path, &leaf);
-	if (dirfd < 0)
-		return dirfd;
-	ret = snprintf(at, sizeof(at), "/proc/self/fd/%d/%s", dirfd, leaf);
-	if (ret >= (ssize_t)sizeof(at)) {
-		close(dirfd);
-		return -ENAMETOOLONG;
-	}
-	/* A link's own record, if any: never its target's. */
-	ret = lgetxattr(at, CFS_RECORD_XATTR, buf, size);
-	if (ret < 0)
-		ret = -errno;
-	close(dirfd);
+	ret = sys_at(priv, path, sys_error_at, &rec);
 	if (ret < 0)
 		return ret;
 	*len = ret;
