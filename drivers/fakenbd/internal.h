@@ -40,8 +40,9 @@ struct fakenbd_export_info {
 };
 
 int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
-		      int flags);
-int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len);
+		      int flags, unsigned long deadline);
+int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
+		      unsigned long deadline);
 int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 			  size_t *sent);
 int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec);
@@ -53,8 +54,8 @@ const char *fakenbd_errno_text(int err);
 /* handshake.c */
 
 int fakenbd_negotiate(struct socket *sock, const char *export,
-		      struct fakenbd_export_info *info, char *why,
-		      size_t why_len);
+		      unsigned long deadline, struct fakenbd_export_info *info,
+		      char *why, size_t why_len);
 
 /* dev.c */
 

@@ -9,6 +9,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/net.h>
 #include <linux/socket.h>
@@ -20,13 +21,35 @@
 
 #include "internal.h"
 
+/*
+ * Before each step of a transfer bounded by @deadline (in jiffies, 0 for
+ * none): the socket's timeouts become the time left, so that a server
+ * that trickles its bytes cannot restart the clock with each.
+ */
+static int fakenbd_sock_time_left(struct socket *sock, unsigned long deadline)
+{
+	long left;
+
+	if (!deadline)
+		return 0;
+	left = (long)(deadline - jiffies);
+	if (left <= 0)
+		return -ETIMEDOUT;
+	WRITE_ONCE(sock->sk->sk_rcvtimeo, left);
+	WRITE_ONCE(sock->sk->sk_sndtimeo, left);
+	return 0;
+}
+
 /* One step of a transfer: returns 0 once @msg's iterator is drained. */
 static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
-			     bool send)
+			     bool send, unsigned long deadline)
 {
 	int ret;
 
 	while (msg_data_left(msg)) {
+		ret = fakenbd_sock_time_left(sock, deadline);
+		if (ret)
+			return ret;
 		if (send)
 			ret = sock_sendmsg(sock, msg);
 		else
@@ -47,19 +70,20 @@ static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
  * @buf: what to write
  * @len: its length
  * @flags: more MSG_* flags (MSG_MORE when data follows)
+ * @deadline: jiffies by which the whole write must be done, or 0
  *
- * Context: process context; sleeps for at most the socket's send timeout
- * per partial write.
+ * Context: process context; sleeps until @deadline, or without one for at
+ * most the socket's send timeout per partial write.
  * Return: 0, or -errno (-EPIPE when the peer is gone, -ETIMEDOUT).
  */
 int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
-		      int flags)
+		      int flags, unsigned long deadline)
 {
 	struct kvec vec = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr msg = { .msg_flags = flags | MSG_NOSIGNAL };
 
 	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &vec, 1, len);
-	return fakenbd_sock_xfer(sock, &msg, true);
+	return fakenbd_sock_xfer(sock, &msg, true, deadline);
 }
 
 /**
@@ -67,18 +91,20 @@ int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
  * @sock: the socket
  * @buf: where they go
  * @len: how many
+ * @deadline: jiffies by which all must have come, or 0
  *
- * Context: process context; sleeps for at most the socket's receive
- * timeout per partial read.
+ * Context: process context; sleeps until @deadline, or without one for at
+ * most the socket's receive timeout per partial read.
  * Return: 0, or -errno (-EPIPE when the peer closed first, -ETIMEDOUT).
  */
-int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len)
+int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
+		      unsigned long deadline)
 {
 	struct kvec vec = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
 
 	iov_iter_kvec(&msg.msg_iter, ITER_DEST, &vec, 1, len);
-	return fakenbd_sock_xfer(sock, &msg, false);
+	return fakenbd_sock_xfer(sock, &msg, false, deadline);
 }
 
 /**
@@ -129,7 +155,7 @@ int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec)
 	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
 
 	iov_iter_bvec(&msg.msg_iter, ITER_DEST, bvec, 1, bvec->bv_len);
-	return fakenbd_sock_xfer(sock, &msg, false);
+	return fakenbd_sock_xfer(sock, &msg, false, 0);
 }
 
 /**

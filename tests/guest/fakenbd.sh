@@ -70,7 +70,8 @@ layout_is_committable() {
 	test "$(ls $FNBD | tr '\n' ' ')" = "live pending " &&
 	run mkdir $FNBD/pending/disk1 &&
 	test "$(ls $FNBD/pending/disk1 | tr '\n' ' ')" = \
-		"connected device disk errors last_error rw size sysfs target timeout " &&
+		"connect connected device disk errors last_error rw size sysfs target timeout " &&
+	test "$(stat -c %a $FNBD/pending/disk1/connect)" = 200 &&
 	test "$(cat $FNBD/pending/disk1/rw)" = 1 &&
 	test "$(cat $FNBD/pending/disk1/timeout)" = 30 &&
 	test "$(cat $FNBD/pending/disk1/connected)" = 0 &&
