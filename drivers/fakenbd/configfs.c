@@ -14,6 +14,8 @@
  *                     handshake together, and each request
  *       connect       write-only: 1 connects and runs the handshake now,
  *                     0 closes that connection; see below
+ *       disconnect    write-only: 1 ends a live disk's connection, as
+ *                     nbd-client -d: its I/O fails, the disk stays
  *       size, connected, errors, disk, last_error, sysfs
  *                     read-only status: 0 or empty while pending
  *                     (connected: 1 once connect made a connection)
@@ -105,6 +107,8 @@ CFGNG_ATTR_UINT(fakenbd_item, item, timeout,
 
 static ssize_t fakenbd_item_connect_store(struct config_item *item,
 					  const char *page, size_t len);
+static ssize_t fakenbd_item_disconnect_store(struct config_item *item,
+					     const char *page, size_t len);
 static ssize_t fakenbd_item_size_show(struct config_item *item, char *page);
 static ssize_t fakenbd_item_connected_show(struct config_item *item,
 					   char *page);
@@ -115,6 +119,7 @@ static ssize_t fakenbd_item_last_error_show(struct config_item *item,
 static ssize_t fakenbd_item_sysfs_show(struct config_item *item, char *page);
 
 CONFIGFS_ATTR_WO(fakenbd_item_, connect);
+CONFIGFS_ATTR_WO(fakenbd_item_, disconnect);
 CONFIGFS_ATTR_RO(fakenbd_item_, size);
 CONFIGFS_ATTR_RO(fakenbd_item_, connected);
 CONFIGFS_ATTR_RO(fakenbd_item_, errors);
@@ -132,6 +137,7 @@ CFGNG_CHILD(fakenbd_item, item,
 			&fakenbd_item_attr_rw,
 			&fakenbd_item_attr_timeout,
 			&fakenbd_item_attr_connect,
+			&fakenbd_item_attr_disconnect,
 			&fakenbd_item_attr_size,
 			&fakenbd_item_attr_connected,
 			&fakenbd_item_attr_errors,
@@ -297,6 +303,35 @@ static ssize_t fakenbd_item_connect_store(struct config_item *item,
 		return PTR_ERR(session);
 	}
 	cfgng_notify(item, &fakenbd_item_attr_connected);
+	return len;
+}
+
+/*
+ * disconnect: 1 ends a live disk's connection (fakenbd_disconnect()); the
+ * disk stays, failing its I/O, until the un-commit removes it.
+ */
+static ssize_t fakenbd_item_disconnect_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret || !on) {
+		cfgng_report(item, "disconnect: only 1 is taken");
+		return -EINVAL;
+	}
+	ret = mutex_lock_killable(&fi->lock);
+	if (ret)
+		return ret;
+	if (!fi->dev) {
+		mutex_unlock(&fi->lock);
+		cfgng_report(item, "disconnect: the disk is not live");
+		return -ENOTCONN;
+	}
+	fakenbd_disconnect(fi->dev);
+	mutex_unlock(&fi->lock);
 	return len;
 }
 

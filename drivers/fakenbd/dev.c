@@ -972,6 +972,35 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 }
 
 /**
+ * fakenbd_disconnect() - end the connection, keep the disk
+ * @dev: a started device
+ *
+ * As "nbd-client -d": NBD_CMD_DISC when nothing is on its way to the
+ * server (a request half written would be cut), then the socket is shut
+ * down. Every request in flight and every later one fails with EIO; the
+ * disk stays, so that a filesystem on it sees the errors and can be
+ * unmounted, and fakenbd_stop() removes it. Does nothing to a connection
+ * already lost.
+ *
+ * Context: process context; sleeps a second at most.
+ */
+void fakenbd_disconnect(struct fakenbd_dev *dev)
+{
+	unsigned long flags;
+	bool quiet;
+
+	if (mutex_trylock(&dev->tx_mutex)) {
+		spin_lock_irqsave(&dev->lock, flags);
+		quiet = !dev->dead && list_empty(&dev->tx_list);
+		spin_unlock_irqrestore(&dev->lock, flags);
+		if (quiet)
+			fakenbd_sock_disconnect(dev->sock, jiffies + HZ);
+		mutex_unlock(&dev->tx_mutex);
+	}
+	fakenbd_conn_close(dev, "disconnected by the user");
+}
+
+/**
  * fakenbd_disk_name() - the disk's name, as in /dev and /sys/block
  * @dev: the device
  *

@@ -64,6 +64,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 				  struct fakenbd_session *session,
 				  char *why, size_t why_len);
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len);
+void fakenbd_disconnect(struct fakenbd_dev *dev);
 
 const char *fakenbd_disk_name(struct fakenbd_dev *dev);
 struct gendisk *fakenbd_gendisk(struct fakenbd_dev *dev);

@@ -70,8 +70,9 @@ layout_is_committable() {
 	test "$(ls $FNBD | tr '\n' ' ')" = "live pending " &&
 	run mkdir $FNBD/pending/disk1 &&
 	test "$(ls $FNBD/pending/disk1 | tr '\n' ' ')" = \
-		"connect connected device disk errors last_error rw size sysfs target timeout " &&
+		"connect connected device disconnect disk errors last_error rw size sysfs target timeout " &&
 	test "$(stat -c %a $FNBD/pending/disk1/connect)" = 200 &&
+	test "$(stat -c %a $FNBD/pending/disk1/disconnect)" = 200 &&
 	test "$(cat $FNBD/pending/disk1/rw)" = 1 &&
 	test "$(cat $FNBD/pending/disk1/timeout)" = 30 &&
 	test "$(cat $FNBD/pending/disk1/connected)" = 0 &&
@@ -301,6 +302,38 @@ server_killed_under_io_fails_with_eio() {
 	fnbd_stop $d
 }
 
+# echo 1 > disconnect, as nbd-client -d: a mounted disk's I/O fails with
+# EIO, connected turns 0 with the reason, nothing hangs; umount and the
+# un-commit work; a pending item has nothing to disconnect.
+disconnect_fails_io_and_keeps_the_disk() {
+	d=severed
+	fnbd_start $d target=127.0.0.1 device=disk timeout=30 &&
+	run mkfs.ext4 -q -F /dev/$d && run mount -t ext4 /dev/$d $M &&
+	dd if=/dev/urandom of=$M/f bs=64K count=4 2>/dev/null && sync &&
+	run sh -c "echo 1 > $FNBD/live/$d/disconnect" &&
+	test "$(fnbd_status $d connected)" = 0 &&
+	test "$(fnbd_status $d last_error)" = "disconnected by the user" ||
+		return 1
+	if dd if=/dev/$d of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null
+	then
+		echo "# a read succeeded"
+		return 1
+	fi
+	if run timeout 60 dd if=/dev/zero of=$M/g bs=64K count=4 conv=fsync \
+			2>/dev/null; then
+		echo "# a write succeeded"
+		return 1
+	fi
+	run timeout 60 umount $M && fnbd_uncommit $d || return 1
+	if echo 1 2>/dev/null > $FNBD/pending/$d/disconnect; then
+		echo "# a pending item took disconnect"
+		return 1
+	fi
+	echo "# reason: $(fnbd_reason $d)" &&
+	fnbd_reason $d | grep -q "the disk is not live" &&
+	run rmdir $FNBD/pending/$d
+}
+
 # configfs save of a live disk and a pending one, rm -r (which un-commits
 # first), restore: the live disk comes back connected, with its data; the
 # pending one stays pending.
@@ -322,7 +355,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 23
+ktap_plan 24
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -343,6 +376,8 @@ check bad_disk_name_refused bad_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
 check save_rm_restore_brings_disk_back save_rm_restore_brings_disk_back
+check disconnect_fails_io_and_keeps_the_disk \
+	disconnect_fails_io_and_keeps_the_disk
 check server_killed_under_io_fails_with_eio \
 	server_killed_under_io_fails_with_eio
 check nothing_left_in_configfs \
