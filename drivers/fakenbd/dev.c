@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/nsproxy.h>
 #include <linux/net.h>
 #include <linux/path.h>
 #include <linux/sched/mm.h>
@@ -331,32 +332,17 @@ static int fakenbd_recv_data(struct fakenbd_dev *dev, struct request *rq)
 	return 0;
 }
 
-/* Read and handle one reply: 0, or -errno once the connection died. */
-static int fakenbd_rx_one(struct fakenbd_dev *dev)
+/* Handle one reply of good magic: 0, or -errno once the connection died. */
+static int fakenbd_rx_reply(struct fakenbd_dev *dev,
+			    const struct nbd_simple_reply *reply)
 {
-	struct nbd_simple_reply reply;
-	struct fakenbd_cmd *cmd;
+	u64 handle = be64_to_cpu(reply->handle);
+	u32 error = be32_to_cpu(reply->error);
+	u32 tag = lower_32_bits(handle);
 	struct request *rq = NULL;
-	u32 magic, error, tag;
-	u64 handle;
+	struct fakenbd_cmd *cmd;
 	int ret;
 
-	ret = fakenbd_sock_recv(dev->sock, &reply, sizeof(reply), 0);
-	if (ret) {
-		fakenbd_conn_fail(dev, ret == -EPIPE ?
-				  "server closed the connection" :
-				  "receive: %s", fakenbd_errno_text(ret));
-		return ret;
-	}
-	magic = be32_to_cpu(reply.magic);
-	if (magic != NBD_SIMPLE_REPLY_MAGIC) {
-		fakenbd_conn_fail(dev,
-				  "server broke the protocol: reply magic %#x",
-				  magic);
-		return -EPROTO;
-	}
-	handle = be64_to_cpu(reply.handle);
-	tag = lower_32_bits(handle);
 	if (tag < dev->tagset.queue_depth)
 		rq = blk_mq_tag_to_rq(dev->tagset.tags[0], tag);
 	if (!rq) {
@@ -380,7 +366,6 @@ static int fakenbd_rx_one(struct fakenbd_dev *dev)
 		return -EPROTO;
 	}
 
-	error = be32_to_cpu(reply.error);
 	if (error) {
 		pr_err_ratelimited("%s: server failed %s of %u bytes at %llu: error %u\n",
 				   dev->name, req_op(rq) == REQ_OP_READ ?
@@ -400,6 +385,45 @@ static int fakenbd_rx_one(struct fakenbd_dev *dev)
 	}
 	fakenbd_end(dev, rq, BLK_STS_OK);
 	return 0;
+}
+
+/* Read and handle one reply: 0, or -errno once the connection died. */
+static int fakenbd_rx_one(struct fakenbd_dev *dev)
+{
+	struct request_queue *q = dev->disk->queue;
+	struct nbd_simple_reply reply;
+	u32 magic;
+	int ret;
+
+	ret = fakenbd_sock_recv(dev->sock, &reply, sizeof(reply), 0);
+	if (ret) {
+		fakenbd_conn_fail(dev, ret == -EPIPE ?
+				  "server closed the connection" :
+				  "receive: %s", fakenbd_errno_text(ret));
+		return ret;
+	}
+	magic = be32_to_cpu(reply.magic);
+	if (magic != NBD_SIMPLE_REPLY_MAGIC) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: reply magic %#x",
+				  magic);
+		return -EPROTO;
+	}
+	/*
+	 * The queue's usage counter is held while the reply's request is
+	 * looked up and completed, as nbd.c does: a queue is frozen (an
+	 * elevator switch, del_gendisk()) only with no request in flight,
+	 * and then the scheduler's requests, which a stray reply's tag could
+	 * name, may be freed. A frozen queue has nothing to reply to.
+	 */
+	if (!percpu_ref_tryget(&q->q_usage_counter)) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: a reply with no request in flight");
+		return -EPROTO;
+	}
+	ret = fakenbd_rx_reply(dev, &reply);
+	percpu_ref_put(&q->q_usage_counter);
+	return ret;
 }
 
 /* After the connection died: fail whatever request is still ours. */
@@ -731,7 +755,7 @@ static void fakenbd_sock_disconnect(struct socket *sock, unsigned long deadline)
  * rename(2)) opens the session first and hands it to fakenbd_start().
  * The connection and the whole handshake take at most @config->timeout
  * seconds together, however the server spreads its bytes; a signal ends
- * the wait at once.
+ * the wait at once. It is made in the caller's network namespace.
  *
  * Context: process context; sleeps up to @config->timeout seconds.
  * Return: the session, or an ERR_PTR() with @why set.
@@ -752,7 +776,8 @@ struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config
 	session = kzalloc(sizeof(*session), GFP_KERNEL);
 	if (!session)
 		return ERR_PTR(-ENOMEM);
-	session->sock = fakenbd_sock_connect(&config->addr, timeout, why,
+	session->sock = fakenbd_sock_connect(current->nsproxy->net_ns,
+					     &config->addr, timeout, why,
 					     why_len);
 	if (IS_ERR(session->sock)) {
 		ret = PTR_ERR(session->sock);

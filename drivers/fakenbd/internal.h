@@ -25,6 +25,8 @@
 
 #include "fakenbd.h"
 
+struct net;
+
 #define FAKENBD_REASON_LEN	128
 
 /* sock.c */
@@ -46,7 +48,8 @@ int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
 int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 			  size_t *sent);
 int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec);
-struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
+struct socket *fakenbd_sock_connect(struct net *net,
+				    const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
 				    size_t why_len);
 const char *fakenbd_errno_text(int err);

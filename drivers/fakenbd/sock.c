@@ -195,6 +195,7 @@ const char *fakenbd_errno_text(int err)
 
 /**
  * fakenbd_sock_connect() - open a TCP connection to an NBD server
+ * @net: the network namespace to connect in (the caller's)
  * @addr: the server, AF_INET or AF_INET6 with a port
  * @timeout: seconds for the connection and for each later send or receive
  * @why: set to the reason on failure ("connect 127.0.0.1:10809:
@@ -206,10 +207,16 @@ const char *fakenbd_errno_text(int err)
  * which the submitter may be using) and TCP_NODELAY; its send and
  * receive timeouts are @timeout.
  *
+ * It is made as a user's socket would be (__sock_create() with kern 0),
+ * not as a kernel socket: so it holds a reference to @net, which a
+ * namespace other than init_net needs (a kernel socket does not keep
+ * its namespace alive), and the security modules judge the caller.
+ *
  * Context: process context; sleeps up to @timeout seconds.
  * Return: the connected socket, or an ERR_PTR().
  */
-struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
+struct socket *fakenbd_sock_connect(struct net *net,
+				    const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
 				    size_t why_len)
 {
@@ -218,8 +225,8 @@ struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
 	struct socket *sock;
 	int ret;
 
-	ret = sock_create_kern(&init_net, addr->ss_family, SOCK_STREAM,
-			       IPPROTO_TCP, &sock);
+	ret = __sock_create(net, addr->ss_family, SOCK_STREAM, IPPROTO_TCP,
+			    &sock, 0);
 	if (ret) {
 		snprintf(why, why_len, "connect %pISpc: cannot create a socket (error %d)",
 			 addr, ret);

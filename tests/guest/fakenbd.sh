@@ -302,6 +302,29 @@ server_killed_under_io_fails_with_eio() {
 	fnbd_stop $d
 }
 
+# Elevator switches while reads run: the receive thread holds the queue's
+# usage counter across each reply, so a switch (which frees the
+# scheduler's requests) waits for it; KASAN, on the debug kernel, sees
+# any lookup of a freed request.
+elevator_switch_under_io() {
+	d=elev
+	fnbd_start $d target=127.0.0.1 device=disk || return 1
+	(
+		i=0
+		while [ $i -lt 20 ]; do
+			dd if=/dev/$d of=/dev/null bs=64K count=16 iflag=direct \
+				2>/dev/null || exit 1
+			i=$((i + 1))
+		done
+	) &
+	esu_io=$!
+	for esu_s in mq-deadline none mq-deadline none mq-deadline none; do
+		echo $esu_s > /sys/block/$d/queue/scheduler || return 1
+	done
+	cat /sys/block/$d/queue/scheduler | sed 's/^/# scheduler: /'
+	wait $esu_io && test "$(fnbd_status $d connected)" = 1 && fnbd_stop $d
+}
+
 # echo 1 > disconnect, as nbd-client -d: a mounted disk's I/O fails with
 # EIO, connected turns 0 with the reason, nothing hangs; umount and the
 # un-commit work; a pending item has nothing to disconnect.
@@ -355,7 +378,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 24
+ktap_plan 25
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -376,6 +399,7 @@ check bad_disk_name_refused bad_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
 check save_rm_restore_brings_disk_back save_rm_restore_brings_disk_back
+check elevator_switch_under_io elevator_switch_under_io
 check disconnect_fails_io_and_keeps_the_disk \
 	disconnect_fails_io_and_keeps_the_disk
 check server_killed_under_io_fails_with_eio \

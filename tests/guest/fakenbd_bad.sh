@@ -98,6 +98,24 @@ connect_then_commit() {
 	wait_for fnbd_stop held
 }
 
+# The connection is made in the writer's network namespace: a server on
+# 127.0.0.1 of a namespace of its own is reached from there (the old
+# driver connected in init_net, where nothing listens), and the disk
+# keeps that connection after the writer's shell is gone.
+connects_in_the_writers_namespace() {
+	killall -9 fakenbd_badserver 2>/dev/null || true
+	fnbd_make netns target=127.0.0.1:$PORT timeout=5 || return 1
+	run unshare -n sh -c ". ./fakenbd_lib.sh; ip link set lo up &&
+		./bin/fakenbd_badserver ioerror $PORT &&
+		wait_for listening $PORT &&
+		echo 1 > $FNBD/pending/netns/connect" &&
+	! listening $PORT &&
+	test "$(fnbd_status netns connected)" = 1 &&
+	fnbd_commit netns &&
+	run dd if=/dev/netns of=/dev/null bs=4K count=1 iflag=direct &&
+	fnbd_stop netns
+}
+
 # transmission MODE CONNECTED: a read in the bad range fails with EIO, the
 # disk is still connected or not (CONNECTED), and stops.
 transmission() {
@@ -116,7 +134,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 17
+ktap_plan 18
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -125,6 +143,7 @@ check trickled_greeting_times_out_as_a_whole \
 	handshake trickle "no greeting.*timed out"
 check connect_waits_alone connect_waits_alone
 check connect_then_commit_reads_nothing connect_then_commit
+check connects_in_the_writers_namespace connects_in_the_writers_namespace
 check absurd_size_is_refused handshake hugesize "absurd size"
 check wrong_info_length_is_refused handshake shortinfo "NBD_INFO_EXPORT of"
 check endless_replies_are_cut_short handshake replyflood "more than"
