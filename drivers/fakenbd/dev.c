@@ -712,7 +712,7 @@ static void fakenbd_end_connection(struct fakenbd_dev *dev)
 	fakenbd_conn_close(dev, "disconnected");
 	kthread_stop(dev->rx_thread);
 	flush_work(&dev->tx_work);
-	sock_release(dev->sock);
+	fakenbd_sock_release(dev->sock);
 }
 
 /*
@@ -877,6 +877,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	dev->sock = session->sock;
 	dev->info = session->info;
 	kfree(session);
+	fakenbd_sock_memalloc(dev->sock);
 	INIT_LIST_HEAD(&dev->node);
 	INIT_LIST_HEAD(&dev->tx_list);
 	INIT_WORK(&dev->tx_work, fakenbd_tx_work);
@@ -939,7 +940,7 @@ err_free_disk:
 err_unlock:
 	mutex_unlock(&fakenbd_devs_mutex);
 err_release_sock:
-	sock_release(dev->sock);
+	fakenbd_sock_release(dev->sock);
 err_free:
 	fakenbd_free(dev);
 	return ERR_PTR(ret);

@@ -52,6 +52,8 @@ struct socket *fakenbd_sock_connect(struct net *net,
 				    const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
 				    size_t why_len);
+void fakenbd_sock_memalloc(struct socket *sock);
+void fakenbd_sock_release(struct socket *sock);
 const char *fakenbd_errno_text(int err);
 
 /* handshake.c */

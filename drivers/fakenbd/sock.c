@@ -12,6 +12,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/net.h>
+#include <linux/sched/mm.h>
 #include <linux/socket.h>
 #include <linux/string.h>
 #include <linux/tcp.h>
@@ -40,9 +41,8 @@ static int fakenbd_sock_time_left(struct socket *sock, unsigned long deadline)
 	return 0;
 }
 
-/* One step of a transfer: returns 0 once @msg's iterator is drained. */
-static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
-			     bool send, unsigned long deadline)
+static int __fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
+			       bool send, unsigned long deadline)
 {
 	int ret;
 
@@ -62,6 +62,22 @@ static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * One step of a transfer: returns 0 once @msg's iterator is drained.
+ * Under memalloc_noreclaim_save(), as nbd.c's transfers: the socket's
+ * allocations do not enter reclaim, which may be waiting for this very
+ * disk's writeback, and a SOCK_MEMALLOC socket may use the reserves.
+ */
+static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
+			     bool send, unsigned long deadline)
+{
+	unsigned int noreclaim = memalloc_noreclaim_save();
+	int ret = __fakenbd_sock_xfer(sock, msg, send, deadline);
+
+	memalloc_noreclaim_restore(noreclaim);
+	return ret;
 }
 
 /**
@@ -124,22 +140,53 @@ int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
 int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 			  size_t *sent)
 {
-	int ret;
+	unsigned int noreclaim = memalloc_noreclaim_save();
+	int ret = 0;
 
 	msg->msg_flags |= MSG_NOSIGNAL;
 	while (msg_data_left(msg)) {
 		ret = sock_sendmsg(sock, msg);
 		if (ret > 0) {
 			*sent += ret;
+			ret = 0;
 			continue;
 		}
 		if (ret == 0)
-			return -EPIPE;
-		if (ret == -EAGAIN && !(msg->msg_flags & MSG_DONTWAIT))
-			return -ETIMEDOUT;
-		return ret;
+			ret = -EPIPE;
+		else if (ret == -EAGAIN && !(msg->msg_flags & MSG_DONTWAIT))
+			ret = -ETIMEDOUT;
+		break;
 	}
-	return 0;
+	memalloc_noreclaim_restore(noreclaim);
+	return ret;
+}
+
+/**
+ * fakenbd_sock_memalloc() - let a disk's socket use the memory reserves
+ * @sock: a connected socket that now carries a disk's I/O
+ *
+ * SOCK_MEMALLOC (sk_set_memalloc(), which adds __GFP_MEMALLOC to its
+ * allocations), as nbd.c's: writeback and swap to the disk must progress
+ * when memory is short. fakenbd_sock_release() undoes it.
+ *
+ * Context: process context.
+ */
+void fakenbd_sock_memalloc(struct socket *sock)
+{
+	sk_set_memalloc(sock->sk);
+}
+
+/**
+ * fakenbd_sock_release() - close a socket, SOCK_MEMALLOC or not
+ * @sock: the socket
+ *
+ * Context: process context; sleeps.
+ */
+void fakenbd_sock_release(struct socket *sock)
+{
+	if (sock_flag(sock->sk, SOCK_MEMALLOC))
+		sk_clear_memalloc(sock->sk);
+	sock_release(sock);
 }
 
 /**
