@@ -70,15 +70,18 @@ unit_stop_is_not_rm_all() {
 }
 
 # The unit's program on a plain directory standing in for configfs: it
-# restores the file, and its stop removes what the restore made and not a
+# loads the file's modules, restores the file, and its stop removes what the restore made and not a
 # gadget made since, nor a subsystem's own directory. The file sets no
 # attribute: on a stand-in that makes a regular file, which the tool's rm
 # never removes.
 unit_removes_only_its_own() {
 	local r=$tmp/cfs
 	mkdir -p "$r/nvmet/subsystems" "$r/nvmet/ports" "$r/usb_gadget" "$tmp/run"
+	printf '#!/bin/sh\necho "$*" >> "$0.log"\n' > "$tmp/modprobe" &&
+	chmod +x "$tmp/modprobe" || return 1
 	cat > "$tmp/save" <<-SAVE
 	version 1
+	module nvmet
 	mkdir nvmet/subsystems/a
 	mkdir nvmet/ports/1
 	mkdir nvmet/ports/1/subsystems
@@ -86,14 +89,32 @@ unit_removes_only_its_own() {
 	mkdir usb_gadget/g
 	end
 	SAVE
-	export CONFIGFS_SAVE=$tmp/save CONFIGFS_ROOT=$r CNG_RUN=$tmp/run
+	export CONFIGFS_SAVE=$tmp/save CONFIGFS_ROOT=$r CNG_RUN=$tmp/run \
+		CNG_MODPROBE=$tmp/modprobe
 	PATH=$TOP/tools/configfs:$PATH "$tr/usr/libexec/configfs-ng/configfs-restore-unit" start &&
 	[ -L "$r/nvmet/ports/1/subsystems/a" ] && mkdir "$r/usb_gadget/admin" &&
+	[ "$(cat "$tmp/modprobe.log")" = "-q -- nvmet" ] &&
 	PATH=$TOP/tools/configfs:$PATH "$tr/usr/libexec/configfs-ng/configfs-restore-unit" stop &&
 	find "$r" | sort &&
 	[ ! -e "$r/nvmet/subsystems/a" ] && [ ! -e "$r/nvmet/ports/1" ] &&
 	[ ! -e "$r/usb_gadget/g" ] && [ -d "$r/usb_gadget/admin" ] &&
 	[ -d "$r/nvmet/subsystems" ]
+}
+
+# The unit loads a module by its name alone: a "module -c" line (which
+# the tool refuses) never reaches modprobe as an option.
+unit_loads_modules_by_name() {
+	local r=$tmp/cfs2
+	mkdir -p "$r/nvmet" "$tmp/run2"
+	printf '#!/bin/sh\necho "$*" >> "$0.log"\n' > "$tmp/modprobe2" &&
+	chmod +x "$tmp/modprobe2" || return 1
+	printf 'version 1\nmodule -c\nmodule nvmet_tcp\nmkdir nvmet/x\nend\n' \
+		> "$tmp/save2"
+	CONFIGFS_SAVE=$tmp/save2 CONFIGFS_ROOT=$r CNG_RUN=$tmp/run2 \
+	CNG_MODPROBE=$tmp/modprobe2 PATH=$TOP/tools/configfs:$PATH \
+		"$tr/usr/libexec/configfs-ng/configfs-restore-unit" start
+	cat "$tmp/modprobe2.log" &&
+	[ "$(cat "$tmp/modprobe2.log")" = "-q -- nvmet_tcp" ]
 }
 
 # modprobe configfs goes through the fallback, which the package ships,
@@ -135,6 +156,7 @@ t deb_upgrade_neither_stops_nor_restarts_the_unit upgrade_leaves_the_unit
 t deb_removal_stops_the_unit removal_stops_the_unit
 t deb_unit_stop_is_not_rm_all unit_stop_is_not_rm_all
 t deb_unit_removes_only_what_it_restored unit_removes_only_its_own
+t deb_unit_loads_modules_by_name_alone unit_loads_modules_by_name
 t deb_modprobe_falls_back_to_stock modprobe_falls_back_to_stock
 t deb_initramfs_regenerated_on_install_and_removal initramfs_regenerated
 t deb_dkms_never_fails_a_kernel_installation dkms_never_fails_a_kernel

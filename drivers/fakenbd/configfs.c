@@ -10,15 +10,30 @@
  *                     IPv6 address alone; port 10809 when none is given
  *       device        the export's name on the server (empty: its default)
  *       rw            1 (default) writable, 0 read-only
- *       timeout       seconds, 1..3600 (default 30)
+ *       timeout       seconds, 1..3600 (default 30): the connection and
+ *                     handshake together, and each request
+ *       connect       write-only: 1 connects and runs the handshake now,
+ *                     0 closes that connection; see below
+ *       disconnect    write-only: 1 ends a live disk's connection, as
+ *                     nbd-client -d: its I/O fails, the disk stays
  *       size, connected, errors, disk, last_error, sysfs
  *                     read-only status: 0 or empty while pending
- *     live/NAME/      rename(2) from pending/ connects and adds the disk
- *                     /dev/NAME (commit); back to pending/ removes it
+ *                     (connected: 1 once connect made a connection)
+ *     live/NAME/      rename(2) from pending/ adds the disk /dev/NAME
+ *                     (commit), connecting first unless connect did; back
+ *                     to pending/ removes it
  *
- * A live item's settings are refused (EBUSY, with a reason): the driver
- * cannot change a running connection. connected and errors notify
- * (cfgng_notify()) when the driver's status hook says they changed.
+ * A commit runs inside rename(2), under the VFS's locks of pending/ and
+ * live/: while it waits on a server, no mkdir, lookup or other commit in
+ * either goes on. Writing 1 to connect does that waiting before the
+ * commit, in the writer alone, killable; the commit then only adds the
+ * disk (whose partitions its first opener reads). A commit without it
+ * connects itself, as a restore does.
+ *
+ * The settings are refused (EBUSY, with a reason) while live or while
+ * connect holds a connection: the driver cannot change a running one.
+ * connected and errors notify (cfgng_notify()) when the driver's status
+ * hook says they changed.
  */
 
 #include <linux/blkdev.h>
@@ -43,12 +58,17 @@
  * @device: the export's name
  * @rw: writable
  * @timeout: seconds
- * @lock: serialises commit, un-commit and the status reads against each
- *	other; sleeps, held across fakenbd_start() and fakenbd_stop()
+ * @lock: serialises commit, un-commit, connect and the status reads
+ *	against each other; sleeps, held across fakenbd_start() and
+ *	fakenbd_stop(), never across a wait for the server in connect
  * @dev: the running disk while live, else NULL; written under @lock, read
  *	without it by the status hook (which cannot run once
  *	fakenbd_stop() returned)
- * @frozen: a commit began or the item is live: the settings are refused
+ * @session: the connection a write of 1 to connect made, which the next
+ *	commit takes over; under @lock
+ * @connecting: a write to connect is waiting for the server; under @lock
+ * @frozen: a commit or connect began, a session is held, or the item is
+ *	live: the settings are refused
  * @seen_connected: fakenbd_connected() when the hook last looked
  * @seen_errors: fakenbd_errors() likewise
  * @busy_why: the reason a setting is refused while live
@@ -65,6 +85,8 @@ struct fakenbd_item {
 	unsigned int		timeout;
 	struct mutex		lock;	/* @dev; commit against un-commit */
 	struct fakenbd_dev	*dev;
+	struct fakenbd_session	*session;
+	bool			connecting;
 	bool			frozen;
 	int			seen_connected;
 	atomic_long_t		seen_errors;
@@ -83,6 +105,10 @@ CFGNG_ATTR_UINT(fakenbd_item, item, timeout,
 		CFGNG_RANGE(1, FAKENBD_MAX_TIMEOUT),
 		.check = fakenbd_item_settable);
 
+static ssize_t fakenbd_item_connect_store(struct config_item *item,
+					  const char *page, size_t len);
+static ssize_t fakenbd_item_disconnect_store(struct config_item *item,
+					     const char *page, size_t len);
 static ssize_t fakenbd_item_size_show(struct config_item *item, char *page);
 static ssize_t fakenbd_item_connected_show(struct config_item *item,
 					   char *page);
@@ -92,6 +118,8 @@ static ssize_t fakenbd_item_last_error_show(struct config_item *item,
 					    char *page);
 static ssize_t fakenbd_item_sysfs_show(struct config_item *item, char *page);
 
+CONFIGFS_ATTR_WO(fakenbd_item_, connect);
+CONFIGFS_ATTR_WO(fakenbd_item_, disconnect);
 CONFIGFS_ATTR_RO(fakenbd_item_, size);
 CONFIGFS_ATTR_RO(fakenbd_item_, connected);
 CONFIGFS_ATTR_RO(fakenbd_item_, errors);
@@ -108,6 +136,8 @@ CFGNG_CHILD(fakenbd_item, item,
 			&fakenbd_item_attr_device,
 			&fakenbd_item_attr_rw,
 			&fakenbd_item_attr_timeout,
+			&fakenbd_item_attr_connect,
+			&fakenbd_item_attr_disconnect,
 			&fakenbd_item_attr_size,
 			&fakenbd_item_attr_connected,
 			&fakenbd_item_attr_errors,
@@ -125,7 +155,8 @@ static int fakenbd_item_settable(struct config_item *item,
 
 	if (!READ_ONCE(fi->frozen))
 		return 0;
-	*why = fi->busy_why;
+	*why = READ_ONCE(fi->dev) ? fi->busy_why :
+	       "is refused while connect holds a connection: write 0 to connect first";
 	return -EBUSY;
 }
 
@@ -155,6 +186,7 @@ static void fakenbd_item_release(struct config_item *item)
 
 	if (fi->dev && WARN_ON_ONCE(fakenbd_stop(fi->dev, why, sizeof(why))))
 		pr_err("%s: %s\n", config_item_name(item), why);
+	fakenbd_session_close(fi->session);
 	mutex_destroy(&fi->lock);
 }
 
@@ -208,13 +240,112 @@ static void fakenbd_item_config(struct fakenbd_item *fi,
 	config->data = fi;
 }
 
-/* rename(2) of pending/NAME to live/NAME: connect and add the disk. */
+/*
+ * connect: 1 connects to the server and runs the handshake, here, in the
+ * writer, without the item's lock, so that a commit of this item, or
+ * anything else in the tree, never waits on the server; the settings are
+ * refused from the start of it. 0 closes that connection. Equal values
+ * succeed: 1 with a connection held, 0 with none.
+ */
+static ssize_t fakenbd_item_connect_store(struct config_item *item,
+					  const char *page, size_t len)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	struct fakenbd_session *session;
+	struct fakenbd_config config = { };
+	char export[FAKENBD_EXPORT_MAX + 1];
+	char why[FAKENBD_REASON_LEN] = "";
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret) {
+		cfgng_report(item, "connect: '%.*s' is not 1 or 0",
+			     (int)min_t(size_t, len, 16), page);
+		return ret;
+	}
+	mutex_lock(&fi->lock);
+	if (fi->dev || fi->connecting) {
+		mutex_unlock(&fi->lock);
+		cfgng_report(item, "connect: %s", fi->dev ?
+			     "the disk is live" : "a connect is under way");
+		return -EBUSY;
+	}
+	if (!on || fi->session) {
+		session = on ? NULL : fi->session;
+		if (!on) {
+			fi->session = NULL;
+			WRITE_ONCE(fi->frozen, false);
+		}
+		mutex_unlock(&fi->lock);
+		if (session) {
+			fakenbd_session_close(session);
+			cfgng_notify(item, &fakenbd_item_attr_connected);
+		}
+		return len;
+	}
+	fi->connecting = true;
+	WRITE_ONCE(fi->frozen, true);
+	fakenbd_item_config(fi, &config, export);
+	mutex_unlock(&fi->lock);
+
+	session = fakenbd_session_open(&config, why, sizeof(why));
+
+	mutex_lock(&fi->lock);
+	fi->connecting = false;
+	if (IS_ERR(session))
+		WRITE_ONCE(fi->frozen, false);
+	else
+		fi->session = session;
+	mutex_unlock(&fi->lock);
+	if (IS_ERR(session)) {
+		cfgng_report(item, "%s", why[0] ? why : "cannot connect");
+		return PTR_ERR(session);
+	}
+	cfgng_notify(item, &fakenbd_item_attr_connected);
+	return len;
+}
+
+/*
+ * disconnect: 1 ends a live disk's connection (fakenbd_disconnect()); the
+ * disk stays, failing its I/O, until the un-commit removes it.
+ */
+static ssize_t fakenbd_item_disconnect_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	struct fakenbd_item *fi = to_fakenbd_item(item);
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret || !on) {
+		cfgng_report(item, "disconnect: only 1 is taken");
+		return -EINVAL;
+	}
+	ret = mutex_lock_killable(&fi->lock);
+	if (ret)
+		return ret;
+	if (!fi->dev) {
+		mutex_unlock(&fi->lock);
+		cfgng_report(item, "disconnect: the disk is not live");
+		return -ENOTCONN;
+	}
+	fakenbd_disconnect(fi->dev);
+	mutex_unlock(&fi->lock);
+	return len;
+}
+
+/*
+ * rename(2) of pending/NAME to live/NAME: add the disk, on the connection
+ * connect made, or on one made here.
+ */
 static int fakenbd_item_commit(struct config_item *item)
 {
 	struct fakenbd_item *fi = to_fakenbd_item(item);
 	struct fakenbd_config config = { };
 	char export[FAKENBD_EXPORT_MAX + 1];
 	char why[FAKENBD_REASON_LEN] = "";
+	struct fakenbd_session *session;
 	struct fakenbd_dev *dev;
 
 	mutex_lock(&fi->lock);
@@ -222,12 +353,19 @@ static int fakenbd_item_commit(struct config_item *item)
 		mutex_unlock(&fi->lock);
 		return -EALREADY;
 	}
+	if (fi->connecting) {
+		mutex_unlock(&fi->lock);
+		cfgng_report(item, "a connect is under way: commit when it is done");
+		return -EBUSY;
+	}
 	/* Refuse settings from here on; the copy below sees every store. */
 	WRITE_ONCE(fi->frozen, true);
 	fakenbd_item_config(fi, &config, export);
 	WRITE_ONCE(fi->seen_connected, 1);
 	atomic_long_set(&fi->seen_errors, 0);
-	dev = fakenbd_start(&config, why, sizeof(why));
+	session = fi->session;
+	fi->session = NULL;
+	dev = fakenbd_start(&config, session, why, sizeof(why));
 	if (IS_ERR(dev)) {
 		WRITE_ONCE(fi->frozen, false);
 		mutex_unlock(&fi->lock);
@@ -283,7 +421,8 @@ static ssize_t fakenbd_item_connected_show(struct config_item *item,
 	ssize_t len;
 
 	mutex_lock(&fi->lock);
-	len = sprintf(page, "%d\n", fi->dev ? fakenbd_connected(fi->dev) : 0);
+	len = sprintf(page, "%d\n", fi->dev ? fakenbd_connected(fi->dev) :
+		      !!fi->session);
 	mutex_unlock(&fi->lock);
 	return len;
 }

@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/nsproxy.h>
 #include <linux/net.h>
 #include <linux/path.h>
 #include <linux/sched/mm.h>
@@ -35,6 +36,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
+#include <net/tcp_states.h>
 
 #include "compat.h"
 #include "internal.h"
@@ -330,32 +332,17 @@ static int fakenbd_recv_data(struct fakenbd_dev *dev, struct request *rq)
 	return 0;
 }
 
-/* Read and handle one reply: 0, or -errno once the connection died. */
-static int fakenbd_rx_one(struct fakenbd_dev *dev)
+/* Handle one reply of good magic: 0, or -errno once the connection died. */
+static int fakenbd_rx_reply(struct fakenbd_dev *dev,
+			    const struct nbd_simple_reply *reply)
 {
-	struct nbd_simple_reply reply;
-	struct fakenbd_cmd *cmd;
+	u64 handle = be64_to_cpu(reply->handle);
+	u32 error = be32_to_cpu(reply->error);
+	u32 tag = lower_32_bits(handle);
 	struct request *rq = NULL;
-	u32 magic, error, tag;
-	u64 handle;
+	struct fakenbd_cmd *cmd;
 	int ret;
 
-	ret = fakenbd_sock_recv(dev->sock, &reply, sizeof(reply));
-	if (ret) {
-		fakenbd_conn_fail(dev, ret == -EPIPE ?
-				  "server closed the connection" :
-				  "receive: %s", fakenbd_errno_text(ret));
-		return ret;
-	}
-	magic = be32_to_cpu(reply.magic);
-	if (magic != NBD_SIMPLE_REPLY_MAGIC) {
-		fakenbd_conn_fail(dev,
-				  "server broke the protocol: reply magic %#x",
-				  magic);
-		return -EPROTO;
-	}
-	handle = be64_to_cpu(reply.handle);
-	tag = lower_32_bits(handle);
 	if (tag < dev->tagset.queue_depth)
 		rq = blk_mq_tag_to_rq(dev->tagset.tags[0], tag);
 	if (!rq) {
@@ -379,7 +366,6 @@ static int fakenbd_rx_one(struct fakenbd_dev *dev)
 		return -EPROTO;
 	}
 
-	error = be32_to_cpu(reply.error);
 	if (error) {
 		pr_err_ratelimited("%s: server failed %s of %u bytes at %llu: error %u\n",
 				   dev->name, req_op(rq) == REQ_OP_READ ?
@@ -399,6 +385,45 @@ static int fakenbd_rx_one(struct fakenbd_dev *dev)
 	}
 	fakenbd_end(dev, rq, BLK_STS_OK);
 	return 0;
+}
+
+/* Read and handle one reply: 0, or -errno once the connection died. */
+static int fakenbd_rx_one(struct fakenbd_dev *dev)
+{
+	struct request_queue *q = dev->disk->queue;
+	struct nbd_simple_reply reply;
+	u32 magic;
+	int ret;
+
+	ret = fakenbd_sock_recv(dev->sock, &reply, sizeof(reply), 0);
+	if (ret) {
+		fakenbd_conn_fail(dev, ret == -EPIPE ?
+				  "server closed the connection" :
+				  "receive: %s", fakenbd_errno_text(ret));
+		return ret;
+	}
+	magic = be32_to_cpu(reply.magic);
+	if (magic != NBD_SIMPLE_REPLY_MAGIC) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: reply magic %#x",
+				  magic);
+		return -EPROTO;
+	}
+	/*
+	 * The queue's usage counter is held while the reply's request is
+	 * looked up and completed, as nbd.c does: a queue is frozen (an
+	 * elevator switch, del_gendisk()) only with no request in flight,
+	 * and then the scheduler's requests, which a stray reply's tag could
+	 * name, may be freed. A frozen queue has nothing to reply to.
+	 */
+	if (!percpu_ref_tryget(&q->q_usage_counter)) {
+		fakenbd_conn_fail(dev,
+				  "server broke the protocol: a reply with no request in flight");
+		return -EPROTO;
+	}
+	ret = fakenbd_rx_reply(dev, &reply);
+	percpu_ref_put(&q->q_usage_counter);
+	return ret;
 }
 
 /* After the connection died: fail whatever request is still ours. */
@@ -687,41 +712,172 @@ static void fakenbd_end_connection(struct fakenbd_dev *dev)
 	fakenbd_conn_close(dev, "disconnected");
 	kthread_stop(dev->rx_thread);
 	flush_work(&dev->tx_work);
-	sock_release(dev->sock);
+	fakenbd_sock_release(dev->sock);
+}
+
+/*
+ * A connection that finished its handshake and has no disk yet: what
+ * fakenbd_session_open() gives and fakenbd_start() takes over.
+ */
+struct fakenbd_session {
+	struct socket *sock;
+	struct fakenbd_export_info info;
+};
+
+static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
+{
+	return min_t(unsigned int, config->timeout ?: FAKENBD_DEFAULT_TIMEOUT,
+		     FAKENBD_MAX_TIMEOUT);
+}
+
+/* Ends a connection in the transmission phase, politely. */
+static void fakenbd_sock_disconnect(struct socket *sock, unsigned long deadline)
+{
+	struct nbd_request disc = {
+		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
+		.type = cpu_to_be16(NBD_CMD_DISC),
+	};
+
+	fakenbd_sock_send(sock, &disc, sizeof(disc), 0, deadline);
 }
 
 /**
- * fakenbd_start() - connect to an NBD server and add a disk for an export
- * @config: what to connect to and how; not referenced after the call
+ * fakenbd_session_open() - connect to an NBD server and run the handshake
+ * @config: the server, the export, rw and the timeout; its other members
+ *	are not used. Not referenced after the call.
  * @why: set to a reason for the user on failure, such as "connect
  *	127.0.0.1:10809: connection refused", "server has no export 'foo'"
  *	or "export is read-only, rw=1 refused"
  * @why_len: size of @why
  *
- * Connects, runs the handshake, and adds a disk of the export's size,
- * read-only when @config->rw is false or the server says so. The disk's
- * partitions are scanned before the call returns.
+ * Everything of a start that waits on the server, done apart: a caller
+ * that must not wait under its own locks (a configfs commit runs inside
+ * rename(2)) opens the session first and hands it to fakenbd_start().
+ * The connection and the whole handshake take at most @config->timeout
+ * seconds together, however the server spreads its bytes; a signal ends
+ * the wait at once. It is made in the caller's network namespace.
  *
- * Context: process context; sleeps, for up to @config->timeout seconds per
- * step of the connection and handshake.
+ * Context: process context; sleeps up to @config->timeout seconds.
+ * Return: the session, or an ERR_PTR() with @why set.
+ */
+struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config,
+					     char *why, size_t why_len)
+{
+	unsigned int timeout = fakenbd_config_timeout(config);
+	unsigned long deadline = jiffies + timeout * HZ;
+	struct fakenbd_session *session;
+	int ret;
+
+	if (config->addr.ss_family != AF_INET &&
+	    config->addr.ss_family != AF_INET6) {
+		snprintf(why, why_len, "no target address");
+		return ERR_PTR(-EDESTADDRREQ);
+	}
+	session = kzalloc(sizeof(*session), GFP_KERNEL);
+	if (!session)
+		return ERR_PTR(-ENOMEM);
+	session->sock = fakenbd_sock_connect(current->nsproxy->net_ns,
+					     &config->addr, timeout, why,
+					     why_len);
+	if (IS_ERR(session->sock)) {
+		ret = PTR_ERR(session->sock);
+		goto err_free;
+	}
+	ret = fakenbd_negotiate(session->sock, config->export ?: "", deadline,
+				&session->info, why, why_len);
+	if (ret)
+		goto err_release_sock;
+	if (config->rw && (session->info.flags & NBD_FLAG_READ_ONLY)) {
+		snprintf(why, why_len, "export is read-only, rw=1 refused");
+		fakenbd_sock_disconnect(session->sock, jiffies + HZ);
+		ret = -EROFS;
+		goto err_release_sock;
+	}
+	/*
+	 * The transmission phase: a send may wait the timeout; the receive
+	 * thread waits for replies as long as need be (requests time out).
+	 */
+	WRITE_ONCE(session->sock->sk->sk_sndtimeo, (long)timeout * HZ);
+	WRITE_ONCE(session->sock->sk->sk_rcvtimeo, MAX_SCHEDULE_TIMEOUT);
+	return session;
+
+err_release_sock:
+	sock_release(session->sock);
+err_free:
+	kfree(session);
+	return ERR_PTR(ret);
+}
+
+/**
+ * fakenbd_session_close() - end a session no disk took over
+ * @session: from fakenbd_session_open(), or NULL
+ *
+ * Sends NBD_CMD_DISC (waiting a second at most) and closes the socket.
+ *
+ * Context: process context; sleeps.
+ */
+void fakenbd_session_close(struct fakenbd_session *session)
+{
+	if (!session)
+		return;
+	fakenbd_sock_disconnect(session->sock, jiffies + HZ);
+	sock_release(session->sock);
+	kfree(session);
+}
+
+/**
+ * fakenbd_start() - add a disk for an export
+ * @config: what to connect to and how; not referenced after the call
+ * @session: a session from fakenbd_session_open() for @config, which the
+ *	call takes over (and closes on failure); or NULL to open one here
+ * @why: set to a reason for the user on failure, such as "connect
+ *	127.0.0.1:10809: connection refused", "server has no export 'foo'"
+ *	or "export is read-only, rw=1 refused"
+ * @why_len: size of @why
+ *
+ * Adds a disk of the export's size, read-only when @config->rw is false
+ * or the server says so. With a @session, nothing waits on the server:
+ * the partitions are not read here but by the disk's first opener (udev's
+ * probe, a mount), in its own context.
+ *
+ * Context: process context; sleeps, without a @session for up to
+ * @config->timeout seconds (fakenbd_session_open()).
  * Return: the device, or an ERR_PTR() with @why set.
  */
 struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
+				  struct fakenbd_session *session,
 				  char *why, size_t why_len)
 {
 	struct fakenbd_dev *dev;
 	int ret;
 
+	if (!session) {
+		session = fakenbd_session_open(config, why, why_len);
+		if (IS_ERR(session))
+			return ERR_CAST(session);
+	} else if (READ_ONCE(session->sock->sk->sk_state) != TCP_ESTABLISHED) {
+		snprintf(why, why_len,
+			 "the server closed the connection made before the commit: connect again");
+		fakenbd_session_close(session);
+		return ERR_PTR(-ENOTCONN);
+	}
+
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
+	if (!dev) {
+		fakenbd_session_close(session);
 		return ERR_PTR(-ENOMEM);
+	}
 	dev->index = -1;
 	dev->addr = config->addr;
-	dev->read_only = !config->rw;
-	dev->timeout = config->timeout ?: FAKENBD_DEFAULT_TIMEOUT;
-	dev->timeout = min_t(unsigned int, dev->timeout, FAKENBD_MAX_TIMEOUT);
+	dev->read_only = !config->rw ||
+			 (session->info.flags & NBD_FLAG_READ_ONLY);
+	dev->timeout = fakenbd_config_timeout(config);
 	dev->status_changed = config->status_changed;
 	dev->data = config->data;
+	dev->sock = session->sock;
+	dev->info = session->info;
+	kfree(session);
+	fakenbd_sock_memalloc(dev->sock);
 	INIT_LIST_HEAD(&dev->node);
 	INIT_LIST_HEAD(&dev->tx_list);
 	INIT_WORK(&dev->tx_work, fakenbd_tx_work);
@@ -732,34 +888,8 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	dev->export = kstrdup(config->export ?: "", GFP_KERNEL);
 	if (!dev->export) {
 		ret = -ENOMEM;
-		goto err_free;
-	}
-	if (config->addr.ss_family != AF_INET &&
-	    config->addr.ss_family != AF_INET6) {
-		snprintf(why, why_len, "no target address");
-		ret = -EDESTADDRREQ;
-		goto err_free;
-	}
-
-	dev->sock = fakenbd_sock_connect(&dev->addr, dev->timeout, why,
-					 why_len);
-	if (IS_ERR(dev->sock)) {
-		ret = PTR_ERR(dev->sock);
-		goto err_free;
-	}
-	ret = fakenbd_negotiate(dev->sock, dev->export, &dev->info, why,
-				why_len);
-	if (ret)
-		goto err_release_sock;
-	if (config->rw && (dev->info.flags & NBD_FLAG_READ_ONLY)) {
-		snprintf(why, why_len, "export is read-only, rw=1 refused");
-		ret = -EROFS;
 		goto err_release_sock;
 	}
-	if (dev->info.flags & NBD_FLAG_READ_ONLY)
-		dev->read_only = true;
-	/* From here on the receive thread waits for replies as long as need be. */
-	dev->sock->sk->sk_rcvtimeo = MAX_SCHEDULE_TIMEOUT;
 
 	mutex_lock(&fakenbd_devs_mutex);
 	ret = fakenbd_pick_name_locked(dev, config->name, why, why_len);
@@ -779,12 +909,20 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 			 ret);
 		goto err_free_disk;
 	}
+	/*
+	 * No partition scan inside add_disk(): it reads the disk, and a
+	 * server that stalls would hold the caller (and its locks) for the
+	 * timeout. The first opener scans instead.
+	 */
+	set_bit(GD_SUPPRESS_PART_SCAN, &dev->disk->state);
 	ret = add_disk(dev->disk);
 	if (ret) {
 		snprintf(why, why_len, "cannot add disk %s (error %d)",
 			 dev->name, ret);
 		goto err_end_connection;
 	}
+	set_bit(GD_NEED_PART_SCAN, &dev->disk->state);
+	clear_bit(GD_SUPPRESS_PART_SCAN, &dev->disk->state);
 	list_add_tail(&dev->node, &fakenbd_devs);
 	mutex_unlock(&fakenbd_devs_mutex);
 	pr_info("%s: export '%s' on %pISpc, %llu bytes%s\n", dev->name,
@@ -802,7 +940,7 @@ err_free_disk:
 err_unlock:
 	mutex_unlock(&fakenbd_devs_mutex);
 err_release_sock:
-	sock_release(dev->sock);
+	fakenbd_sock_release(dev->sock);
 err_free:
 	fakenbd_free(dev);
 	return ERR_PTR(ret);
@@ -826,10 +964,6 @@ err_free:
  */
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 {
-	struct nbd_request disc = {
-		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
-		.type = cpu_to_be16(NBD_CMD_DISC),
-	};
 	unsigned long flags;
 	bool dead;
 
@@ -850,7 +984,7 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 	if (!dead) {
 		/* The queue is empty: the disconnect is the last request. */
 		mutex_lock(&dev->tx_mutex);
-		fakenbd_sock_send(dev->sock, &disc, sizeof(disc), 0);
+		fakenbd_sock_disconnect(dev->sock, 0);
 		mutex_unlock(&dev->tx_mutex);
 	}
 	fakenbd_end_connection(dev);
@@ -861,6 +995,35 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 	fakenbd_free_disk(dev);
 	fakenbd_free(dev);
 	return 0;
+}
+
+/**
+ * fakenbd_disconnect() - end the connection, keep the disk
+ * @dev: a started device
+ *
+ * As "nbd-client -d": NBD_CMD_DISC when nothing is on its way to the
+ * server (a request half written would be cut), then the socket is shut
+ * down. Every request in flight and every later one fails with EIO; the
+ * disk stays, so that a filesystem on it sees the errors and can be
+ * unmounted, and fakenbd_stop() removes it. Does nothing to a connection
+ * already lost.
+ *
+ * Context: process context; sleeps a second at most.
+ */
+void fakenbd_disconnect(struct fakenbd_dev *dev)
+{
+	unsigned long flags;
+	bool quiet;
+
+	if (mutex_trylock(&dev->tx_mutex)) {
+		spin_lock_irqsave(&dev->lock, flags);
+		quiet = !dev->dead && list_empty(&dev->tx_list);
+		spin_unlock_irqrestore(&dev->lock, flags);
+		if (quiet)
+			fakenbd_sock_disconnect(dev->sock, jiffies + HZ);
+		mutex_unlock(&dev->tx_mutex);
+	}
+	fakenbd_conn_close(dev, "disconnected by the user");
 }
 
 /**

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 struct fakenbd_dev;
+struct fakenbd_session;
 
 #define FAKENBD_DEFAULT_PORT	10809
 #define FAKENBD_DEFAULT_TIMEOUT	30	/* seconds */
@@ -34,8 +35,8 @@ struct fakenbd_dev;
  * @name: the disk's name, or an empty string for the next free
  *	"fakenbdN"; lower-case letters, digits, '-' and '_'
  * @rw: true for a writable disk; refused on a read-only export
- * @timeout: seconds for connecting, for each step of the handshake and for
- *	each request; 0 means FAKENBD_DEFAULT_TIMEOUT
+ * @timeout: seconds for connecting and the whole handshake together, and
+ *	for each request; 0 means FAKENBD_DEFAULT_TIMEOUT
  * @status_changed: called when fakenbd_connected() or fakenbd_errors()
  *	changes, or NULL. It may run in atomic context (blk-mq's dispatch,
  *	for a request refused after the connection died) and must not
@@ -56,9 +57,14 @@ struct fakenbd_config {
 
 int fakenbd_parse_target(const char *text, struct sockaddr_storage *addr,
 			 char *why, size_t why_len);
+struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config,
+					     char *why, size_t why_len);
+void fakenbd_session_close(struct fakenbd_session *session);
 struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
+				  struct fakenbd_session *session,
 				  char *why, size_t why_len);
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len);
+void fakenbd_disconnect(struct fakenbd_dev *dev);
 
 const char *fakenbd_disk_name(struct fakenbd_dev *dev);
 struct gendisk *fakenbd_gendisk(struct fakenbd_dev *dev);

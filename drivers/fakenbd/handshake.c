@@ -15,6 +15,7 @@
 #include <linux/blkdev.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -32,7 +33,8 @@
 #define FAKENBD_MAX_SIZE	BIT_ULL(60)
 
 static int fakenbd_send_option(struct socket *sock, u32 option,
-			       const void *data, u32 len)
+			       const void *data, u32 len,
+			       unsigned long deadline)
 {
 	struct nbd_option opt = {
 		.magic = cpu_to_be64(NBD_OPTS_MAGIC),
@@ -41,10 +43,11 @@ static int fakenbd_send_option(struct socket *sock, u32 option,
 	};
 	int ret;
 
-	ret = fakenbd_sock_send(sock, &opt, sizeof(opt), len ? MSG_MORE : 0);
+	ret = fakenbd_sock_send(sock, &opt, sizeof(opt), len ? MSG_MORE : 0,
+				deadline);
 	if (ret || !len)
 		return ret;
-	return fakenbd_sock_send(sock, data, len, 0);
+	return fakenbd_sock_send(sock, data, len, 0, deadline);
 }
 
 /* A server's message, made printable, for the log. */
@@ -93,6 +96,7 @@ static int fakenbd_go_error(u32 type, const char *export, char *why,
  * Returns 1 when the server does not know the option.
  */
 static int fakenbd_opt_go(struct socket *sock, const char *export,
+			  unsigned long deadline,
 			  struct fakenbd_export_info *info, char *why,
 			  size_t why_len)
 {
@@ -109,14 +113,14 @@ static int fakenbd_opt_go(struct socket *sock, const char *export,
 	put_unaligned_be32(name_len, buf);
 	memcpy(buf + 4, export, name_len);
 	put_unaligned_be16(0, buf + 4 + name_len);	/* no info requests */
-	ret = fakenbd_send_option(sock, NBD_OPT_GO, buf, len);
+	ret = fakenbd_send_option(sock, NBD_OPT_GO, buf, len, deadline);
 	if (ret)
 		goto err_io;
 
 	for (replies = 0; replies < FAKENBD_MAX_REPLIES; replies++) {
 		u32 type, rlen;
 
-		ret = fakenbd_sock_recv(sock, &reply, sizeof(reply));
+		ret = fakenbd_sock_recv(sock, &reply, sizeof(reply), deadline);
 		if (ret)
 			goto err_io;
 		type = be32_to_cpu(reply.type);
@@ -137,7 +141,7 @@ static int fakenbd_opt_go(struct socket *sock, const char *export,
 			ret = -EPROTO;
 			goto out;
 		}
-		ret = fakenbd_sock_recv(sock, buf, rlen);
+		ret = fakenbd_sock_recv(sock, buf, rlen, deadline);
 		if (ret)
 			goto err_io;
 
@@ -198,7 +202,7 @@ out:
  * exists, a server without the export closes the connection.
  */
 static int fakenbd_opt_export_name(struct socket *sock, const char *export,
-				   bool no_zeroes,
+				   bool no_zeroes, unsigned long deadline,
 				   struct fakenbd_export_info *info, char *why,
 				   size_t why_len)
 {
@@ -207,9 +211,9 @@ static int fakenbd_opt_export_name(struct socket *sock, const char *export,
 	int ret;
 
 	ret = fakenbd_send_option(sock, NBD_OPT_EXPORT_NAME, export,
-				  strlen(export));
+				  strlen(export), deadline);
 	if (!ret)
-		ret = fakenbd_sock_recv(sock, buf, len);
+		ret = fakenbd_sock_recv(sock, buf, len, deadline);
 	if (ret == -EPIPE) {
 		snprintf(why, why_len,
 			 "server has no export '%s' (it closed the connection)",
@@ -228,8 +232,10 @@ static int fakenbd_opt_export_name(struct socket *sock, const char *export,
 
 /**
  * fakenbd_negotiate() - run the handshake and choose an export
- * @sock: a socket connected to the server, with its timeouts set
+ * @sock: a socket connected to the server
  * @export: the export's name (at most NBD_MAX_STRING bytes)
+ * @deadline: jiffies by which the whole handshake must be done; the
+ *	socket's timeouts are set to the time left before each step
  * @info: filled with the export's size and transmission flags
  * @why: set to the reason on failure ("server has no export 'foo'")
  * @why_len: size of @why
@@ -238,12 +244,13 @@ static int fakenbd_opt_export_name(struct socket *sock, const char *export,
  * checked (at least 512 bytes, at most 1 EiB); flags without
  * NBD_FLAG_HAS_FLAGS are taken as none.
  *
- * Context: process context; each step sleeps up to the socket's timeouts.
+ * Context: process context; sleeps until @deadline at most. A signal ends
+ * it (-EINTR or -ERESTARTSYS).
  * Return: 0, or -errno with @why set.
  */
 int fakenbd_negotiate(struct socket *sock, const char *export,
-		      struct fakenbd_export_info *info, char *why,
-		      size_t why_len)
+		      unsigned long deadline, struct fakenbd_export_info *info,
+		      char *why, size_t why_len)
 {
 	struct {
 		__be64 magic;
@@ -259,7 +266,7 @@ int fakenbd_negotiate(struct socket *sock, const char *export,
 			 NBD_MAX_STRING);
 		return -ENAMETOOLONG;
 	}
-	ret = fakenbd_sock_recv(sock, &hello, sizeof(hello));
+	ret = fakenbd_sock_recv(sock, &hello, sizeof(hello), deadline);
 	if (ret) {
 		snprintf(why, why_len, "handshake: no greeting from the server: %s",
 			 fakenbd_errno_text(ret));
@@ -285,21 +292,23 @@ int fakenbd_negotiate(struct socket *sock, const char *export,
 	client_flags = cpu_to_be32(NBD_FLAG_C_FIXED_NEWSTYLE |
 				   (flags & NBD_FLAG_NO_ZEROES ?
 				    NBD_FLAG_C_NO_ZEROES : 0));
-	ret = fakenbd_sock_send(sock, &client_flags, sizeof(client_flags), 0);
+	ret = fakenbd_sock_send(sock, &client_flags, sizeof(client_flags), 0,
+				deadline);
 	if (ret) {
 		snprintf(why, why_len, "handshake: %s", fakenbd_errno_text(ret));
 		return ret;
 	}
 
-	ret = fakenbd_opt_go(sock, export, info, why, why_len);
+	ret = fakenbd_opt_go(sock, export, deadline, info, why, why_len);
 	if (ret == 1)
 		ret = fakenbd_opt_export_name(sock, export,
 					      flags & NBD_FLAG_NO_ZEROES,
-					      info, why, why_len);
+					      deadline, info, why, why_len);
 	if (ret) {
 		/* Still haggling: say goodbye politely, as the protocol asks. */
 		if (ret != -EPIPE && ret != -ENOENT)
-			fakenbd_send_option(sock, NBD_OPT_ABORT, NULL, 0);
+			fakenbd_send_option(sock, NBD_OPT_ABORT, NULL, 0,
+					    jiffies + HZ);
 		return ret;
 	}
 	if (!(info->flags & NBD_FLAG_HAS_FLAGS))

@@ -25,6 +25,8 @@
 
 #include "fakenbd.h"
 
+struct net;
+
 #define FAKENBD_REASON_LEN	128
 
 /* sock.c */
@@ -40,21 +42,25 @@ struct fakenbd_export_info {
 };
 
 int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
-		      int flags);
-int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len);
+		      int flags, unsigned long deadline);
+int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
+		      unsigned long deadline);
 int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 			  size_t *sent);
 int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec);
-struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
+struct socket *fakenbd_sock_connect(struct net *net,
+				    const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
 				    size_t why_len);
+void fakenbd_sock_memalloc(struct socket *sock);
+void fakenbd_sock_release(struct socket *sock);
 const char *fakenbd_errno_text(int err);
 
 /* handshake.c */
 
 int fakenbd_negotiate(struct socket *sock, const char *export,
-		      struct fakenbd_export_info *info, char *why,
-		      size_t why_len);
+		      unsigned long deadline, struct fakenbd_export_info *info,
+		      char *why, size_t why_len);
 
 /* dev.c */
 

@@ -9,8 +9,10 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/net.h>
+#include <linux/sched/mm.h>
 #include <linux/socket.h>
 #include <linux/string.h>
 #include <linux/tcp.h>
@@ -20,13 +22,34 @@
 
 #include "internal.h"
 
-/* One step of a transfer: returns 0 once @msg's iterator is drained. */
-static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
-			     bool send)
+/*
+ * Before each step of a transfer bounded by @deadline (in jiffies, 0 for
+ * none): the socket's timeouts become the time left, so that a server
+ * that trickles its bytes cannot restart the clock with each.
+ */
+static int fakenbd_sock_time_left(struct socket *sock, unsigned long deadline)
+{
+	long left;
+
+	if (!deadline)
+		return 0;
+	left = (long)(deadline - jiffies);
+	if (left <= 0)
+		return -ETIMEDOUT;
+	WRITE_ONCE(sock->sk->sk_rcvtimeo, left);
+	WRITE_ONCE(sock->sk->sk_sndtimeo, left);
+	return 0;
+}
+
+static int __fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
+			       bool send, unsigned long deadline)
 {
 	int ret;
 
 	while (msg_data_left(msg)) {
+		ret = fakenbd_sock_time_left(sock, deadline);
+		if (ret)
+			return ret;
 		if (send)
 			ret = sock_sendmsg(sock, msg);
 		else
@@ -41,25 +64,42 @@ static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
 	return 0;
 }
 
+/*
+ * One step of a transfer: returns 0 once @msg's iterator is drained.
+ * Under memalloc_noreclaim_save(), as nbd.c's transfers: the socket's
+ * allocations do not enter reclaim, which may be waiting for this very
+ * disk's writeback, and a SOCK_MEMALLOC socket may use the reserves.
+ */
+static int fakenbd_sock_xfer(struct socket *sock, struct msghdr *msg,
+			     bool send, unsigned long deadline)
+{
+	unsigned int noreclaim = memalloc_noreclaim_save();
+	int ret = __fakenbd_sock_xfer(sock, msg, send, deadline);
+
+	memalloc_noreclaim_restore(noreclaim);
+	return ret;
+}
+
 /**
  * fakenbd_sock_send() - write a whole buffer to a socket
  * @sock: the socket
  * @buf: what to write
  * @len: its length
  * @flags: more MSG_* flags (MSG_MORE when data follows)
+ * @deadline: jiffies by which the whole write must be done, or 0
  *
- * Context: process context; sleeps for at most the socket's send timeout
- * per partial write.
+ * Context: process context; sleeps until @deadline, or without one for at
+ * most the socket's send timeout per partial write.
  * Return: 0, or -errno (-EPIPE when the peer is gone, -ETIMEDOUT).
  */
 int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
-		      int flags)
+		      int flags, unsigned long deadline)
 {
 	struct kvec vec = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr msg = { .msg_flags = flags | MSG_NOSIGNAL };
 
 	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &vec, 1, len);
-	return fakenbd_sock_xfer(sock, &msg, true);
+	return fakenbd_sock_xfer(sock, &msg, true, deadline);
 }
 
 /**
@@ -67,18 +107,20 @@ int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,
  * @sock: the socket
  * @buf: where they go
  * @len: how many
+ * @deadline: jiffies by which all must have come, or 0
  *
- * Context: process context; sleeps for at most the socket's receive
- * timeout per partial read.
+ * Context: process context; sleeps until @deadline, or without one for at
+ * most the socket's receive timeout per partial read.
  * Return: 0, or -errno (-EPIPE when the peer closed first, -ETIMEDOUT).
  */
-int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len)
+int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
+		      unsigned long deadline)
 {
 	struct kvec vec = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
 
 	iov_iter_kvec(&msg.msg_iter, ITER_DEST, &vec, 1, len);
-	return fakenbd_sock_xfer(sock, &msg, false);
+	return fakenbd_sock_xfer(sock, &msg, false, deadline);
 }
 
 /**
@@ -98,22 +140,53 @@ int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len)
 int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 			  size_t *sent)
 {
-	int ret;
+	unsigned int noreclaim = memalloc_noreclaim_save();
+	int ret = 0;
 
 	msg->msg_flags |= MSG_NOSIGNAL;
 	while (msg_data_left(msg)) {
 		ret = sock_sendmsg(sock, msg);
 		if (ret > 0) {
 			*sent += ret;
+			ret = 0;
 			continue;
 		}
 		if (ret == 0)
-			return -EPIPE;
-		if (ret == -EAGAIN && !(msg->msg_flags & MSG_DONTWAIT))
-			return -ETIMEDOUT;
-		return ret;
+			ret = -EPIPE;
+		else if (ret == -EAGAIN && !(msg->msg_flags & MSG_DONTWAIT))
+			ret = -ETIMEDOUT;
+		break;
 	}
-	return 0;
+	memalloc_noreclaim_restore(noreclaim);
+	return ret;
+}
+
+/**
+ * fakenbd_sock_memalloc() - let a disk's socket use the memory reserves
+ * @sock: a connected socket that now carries a disk's I/O
+ *
+ * SOCK_MEMALLOC (sk_set_memalloc(), which adds __GFP_MEMALLOC to its
+ * allocations), as nbd.c's: writeback and swap to the disk must progress
+ * when memory is short. fakenbd_sock_release() undoes it.
+ *
+ * Context: process context.
+ */
+void fakenbd_sock_memalloc(struct socket *sock)
+{
+	sk_set_memalloc(sock->sk);
+}
+
+/**
+ * fakenbd_sock_release() - close a socket, SOCK_MEMALLOC or not
+ * @sock: the socket
+ *
+ * Context: process context; sleeps.
+ */
+void fakenbd_sock_release(struct socket *sock)
+{
+	if (sock_flag(sock->sk, SOCK_MEMALLOC))
+		sk_clear_memalloc(sock->sk);
+	sock_release(sock);
 }
 
 /**
@@ -129,7 +202,7 @@ int fakenbd_sock_recv_bvec(struct socket *sock, struct bio_vec *bvec)
 	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
 
 	iov_iter_bvec(&msg.msg_iter, ITER_DEST, bvec, 1, bvec->bv_len);
-	return fakenbd_sock_xfer(sock, &msg, false);
+	return fakenbd_sock_xfer(sock, &msg, false, 0);
 }
 
 /**
@@ -169,6 +242,7 @@ const char *fakenbd_errno_text(int err)
 
 /**
  * fakenbd_sock_connect() - open a TCP connection to an NBD server
+ * @net: the network namespace to connect in (the caller's)
  * @addr: the server, AF_INET or AF_INET6 with a port
  * @timeout: seconds for the connection and for each later send or receive
  * @why: set to the reason on failure ("connect 127.0.0.1:10809:
@@ -180,10 +254,16 @@ const char *fakenbd_errno_text(int err)
  * which the submitter may be using) and TCP_NODELAY; its send and
  * receive timeouts are @timeout.
  *
+ * It is made as a user's socket would be (__sock_create() with kern 0),
+ * not as a kernel socket: so it holds a reference to @net, which a
+ * namespace other than init_net needs (a kernel socket does not keep
+ * its namespace alive), and the security modules judge the caller.
+ *
  * Context: process context; sleeps up to @timeout seconds.
  * Return: the connected socket, or an ERR_PTR().
  */
-struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
+struct socket *fakenbd_sock_connect(struct net *net,
+				    const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
 				    size_t why_len)
 {
@@ -192,8 +272,8 @@ struct socket *fakenbd_sock_connect(const struct sockaddr_storage *addr,
 	struct socket *sock;
 	int ret;
 
-	ret = sock_create_kern(&init_net, addr->ss_family, SOCK_STREAM,
-			       IPPROTO_TCP, &sock);
+	ret = __sock_create(net, addr->ss_family, SOCK_STREAM, IPPROTO_TCP,
+			    &sock, 0);
 	if (ret) {
 		snprintf(why, why_len, "connect %pISpc: cannot create a socket (error %d)",
 			 addr, ret);

@@ -70,7 +70,9 @@ layout_is_committable() {
 	test "$(ls $FNBD | tr '\n' ' ')" = "live pending " &&
 	run mkdir $FNBD/pending/disk1 &&
 	test "$(ls $FNBD/pending/disk1 | tr '\n' ' ')" = \
-		"connected device disk errors last_error rw size sysfs target timeout " &&
+		"connect connected device disconnect disk errors last_error rw size sysfs target timeout " &&
+	test "$(stat -c %a $FNBD/pending/disk1/connect)" = 200 &&
+	test "$(stat -c %a $FNBD/pending/disk1/disconnect)" = 200 &&
 	test "$(cat $FNBD/pending/disk1/rw)" = 1 &&
 	test "$(cat $FNBD/pending/disk1/timeout)" = 30 &&
 	test "$(cat $FNBD/pending/disk1/connected)" = 0 &&
@@ -105,12 +107,14 @@ no_target_is_explained() {
 	fnbd_commit_fails EDESTADDRREQ "no target address" disk1
 }
 
-# The default timeout (30 s): nbd-server may be slow to greet its first
-# client under TCG.
+# nbd-server greets its first client slowly under TCG (15 to 30 s and
+# more on a loaded host), and the timeout bounds the connection and the
+# whole handshake: 120 s for this first one.
 disk=disk1
 ipv4_commit_adds_sized_disk() {
 	fnbd_set $disk target 127.0.0.1 &&
 	fnbd_set $disk device disk &&
+	fnbd_set $disk timeout 120 &&
 	test "$(fnbd_status $disk target)" = 127.0.0.1 &&
 	fnbd_commit $disk &&
 	test -b /dev/$disk &&
@@ -300,6 +304,94 @@ server_killed_under_io_fails_with_eio() {
 	fnbd_stop $d
 }
 
+# Elevator switches while reads run: the receive thread holds the queue's
+# usage counter across each reply, so a switch (which frees the
+# scheduler's requests) waits for it; KASAN, on the debug kernel, sees
+# any lookup of a freed request.
+elevator_switch_under_io() {
+	d=elev
+	fnbd_start $d target=127.0.0.1 device=disk || return 1
+	(
+		i=0
+		while [ $i -lt 20 ]; do
+			dd if=/dev/$d of=/dev/null bs=64K count=16 iflag=direct \
+				2>/dev/null || exit 1
+			i=$((i + 1))
+		done
+	) &
+	esu_io=$!
+	for esu_s in mq-deadline none mq-deadline none mq-deadline none; do
+		echo $esu_s > /sys/block/$d/queue/scheduler || return 1
+	done
+	cat /sys/block/$d/queue/scheduler | sed 's/^/# scheduler: /'
+	wait $esu_io && test "$(fnbd_status $d connected)" = 1 && fnbd_stop $d
+}
+
+# Swap on a fakenbd disk: a reader whose memory cgroup may hold 24 MiB
+# fills a 64 MiB buffer twice, so that most of it goes out to the disk
+# and comes back. Nothing hangs, no request fails, the disk stays
+# connected. (The socket is SOCK_MEMALLOC and its transfers run under
+# memalloc_noreclaim_save(), as nbd.c's; this shows swap over it works
+# under a cgroup's reclaim, not that it survives the whole machine
+# running out: the server is in the same guest.)
+swap_on_the_disk() {
+	d=swapd
+	fnbd_start $d target=127.0.0.1 device=disk timeout=60 &&
+	run mkswap /dev/$d > /dev/null && run swapon /dev/$d || return 1
+	sod_out=$(sed -n 's/^pswpout //p' /proc/vmstat)
+	sod_in=$(sed -n 's/^pswpin //p' /proc/vmstat)
+	mkdir -p $D/cg &&
+	run mount -t cgroup2 none $D/cg &&
+	echo +memory > $D/cg/cgroup.subtree_control &&
+	mkdir $D/cg/hog && echo 24M > $D/cg/hog/memory.max || return 1
+	run sh -c "echo \$\$ > $D/cg/hog/cgroup.procs &&
+		exec dd if=/dev/zero of=/dev/null bs=64M count=2" 2>&1 |
+		sed 's/^/# /'
+	sod_rc=$?
+	echo "# pages swapped out $(($(sed -n 's/^pswpout //p' /proc/vmstat) - sod_out))," \
+		"in $(($(sed -n 's/^pswpin //p' /proc/vmstat) - sod_in))"
+	run swapoff /dev/$d
+	rmdir $D/cg/hog
+	umount $D/cg
+	[ $sod_rc = 0 ] &&
+	[ "$(sed -n 's/^pswpout //p' /proc/vmstat)" -gt "$sod_out" ] &&
+	test "$(fnbd_status $d connected)" = 1 &&
+	test "$(fnbd_status $d errors)" = 0 &&
+	fnbd_stop $d
+}
+
+# echo 1 > disconnect, as nbd-client -d: a mounted disk's I/O fails with
+# EIO, connected turns 0 with the reason, nothing hangs; umount and the
+# un-commit work; a pending item has nothing to disconnect.
+disconnect_fails_io_and_keeps_the_disk() {
+	d=severed
+	fnbd_start $d target=127.0.0.1 device=disk timeout=30 &&
+	run mkfs.ext4 -q -F /dev/$d && run mount -t ext4 /dev/$d $M &&
+	dd if=/dev/urandom of=$M/f bs=64K count=4 2>/dev/null && sync &&
+	run sh -c "echo 1 > $FNBD/live/$d/disconnect" &&
+	test "$(fnbd_status $d connected)" = 0 &&
+	test "$(fnbd_status $d last_error)" = "disconnected by the user" ||
+		return 1
+	if dd if=/dev/$d of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null
+	then
+		echo "# a read succeeded"
+		return 1
+	fi
+	if run timeout 60 dd if=/dev/zero of=$M/g bs=64K count=4 conv=fsync \
+			2>/dev/null; then
+		echo "# a write succeeded"
+		return 1
+	fi
+	run timeout 60 umount $M && fnbd_uncommit $d || return 1
+	if echo 1 2>/dev/null > $FNBD/pending/$d/disconnect; then
+		echo "# a pending item took disconnect"
+		return 1
+	fi
+	echo "# reason: $(fnbd_reason $d)" &&
+	fnbd_reason $d | grep -q "the disk is not live" &&
+	run rmdir $FNBD/pending/$d
+}
+
 # configfs save of a live disk and a pending one, rm -r (which un-commits
 # first), restore: the live disk comes back connected, with its data; the
 # pending one stays pending.
@@ -321,7 +413,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 23
+ktap_plan 26
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -342,6 +434,10 @@ check bad_disk_name_refused bad_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
 check save_rm_restore_brings_disk_back save_rm_restore_brings_disk_back
+check elevator_switch_under_io elevator_switch_under_io
+check swap_on_the_disk swap_on_the_disk
+check disconnect_fails_io_and_keeps_the_disk \
+	disconnect_fails_io_and_keeps_the_disk
 check server_killed_under_io_fails_with_eio \
 	server_killed_under_io_fails_with_eio
 check nothing_left_in_configfs \

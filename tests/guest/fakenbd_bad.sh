@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # fakenbd against a deliberately bad server (fakenbd_badserver.c): every
-# misbehaviour in the handshake ends the start with a reason, every one in
+# misbehaviour in the handshake ends the start with a reason (a trickled
+# greeting within the timeout of the whole handshake), a stalled one holds
+# only the writer of connect, every one in
 # the transmission phase fails the I/O with EIO, marks the disk
 # disconnected (a server error reply excepted: that fails one request) and
 # logs a line; nothing hangs and the module unloads with nothing leaked.
@@ -38,6 +40,82 @@ handshake() {
 	fnbd_commit_fails any "$2" "$1" && run rmdir "$FNBD/pending/$1"
 }
 
+# serve MODE PORT: one more bad server, beside those running.
+serve() {
+	run ./bin/fakenbd_badserver "$1" "$2" && wait_for listening "$2"
+}
+
+# A server that stalls its greeting holds only the writer of connect=1:
+# meanwhile a mkdir in pending/, a listing of live/, and the connect and
+# commit of another disk go on, the stalled item's own commit and settings
+# are refused at once, and killing the writer ends its wait.
+connect_waits_alone() {
+	bad silent && serve ioerror $((PORT + 1)) &&
+	fnbd_make slow target=127.0.0.1:$PORT timeout=600 || return 1
+	echo 1 > "$FNBD/pending/slow/connect" &
+	cwa_pid=$!
+	sleep 1 && kill -0 $cwa_pid &&
+	run timeout 20 mkdir "$FNBD/pending/other" &&
+	run timeout 20 ls "$FNBD/live" &&
+	fnbd_make fast target=127.0.0.1:$((PORT + 1)) timeout=10 &&
+	run timeout 20 sh -c "echo 1 > $FNBD/pending/fast/connect" &&
+	test "$(fnbd_status fast connected)" = 1 &&
+	run timeout 20 mv "$FNBD/pending/fast" "$FNBD/live/" &&
+	test "$(fnbd_status fast connected)" = 1 &&
+	! fnbd_set slow timeout 5 2>/dev/null &&
+	fnbd_commit_fails EBUSY "a connect is under way" slow &&
+	kill -0 $cwa_pid || return 1
+	run kill $cwa_pid
+	wait_for sh -c "! kill -0 $cwa_pid 2>/dev/null" &&
+	fnbd_set slow timeout 5 &&
+	fnbd_stop fast && run rmdir "$FNBD/pending/other" "$FNBD/pending/slow"
+}
+
+# connect=1 holds a connection for the commit: the settings are refused
+# with a reason, connect=0 closes it, and a commit on it adds a disk
+# without reading it: a server that never answers the partition table's
+# read cannot hold the commit (the first opener reads it).
+connect_then_commit() {
+	bad stallscan && fnbd_make held target=127.0.0.1:$PORT timeout=600 &&
+	echo 1 > "$FNBD/pending/held/connect" &&
+	test "$(fnbd_status held connected)" = 1 || return 1
+	if fnbd_set held rw 0 2>/dev/null; then
+		echo "# a setting was taken while connected"
+		return 1
+	fi
+	echo "# reason: $(fnbd_reason held)"
+	fnbd_reason held | grep -q "write 0 to connect first" &&
+	echo 0 > "$FNBD/pending/held/connect" &&
+	test "$(fnbd_status held connected)" = 0 &&
+	fnbd_set held rw 1 &&
+	bad stallscan && echo 1 > "$FNBD/pending/held/connect" &&
+	run timeout 60 mv "$FNBD/pending/held" "$FNBD/live/" &&
+	test -b /dev/held &&
+	test "$(fnbd_status held connected)" = 1 || return 1
+	# The server goes; whatever the first opener asked for fails.
+	killall -9 fakenbd_badserver 2>/dev/null || true
+	wait_for sh -c "[ \"\$(cat $FNBD/live/held/connected)\" = 0 ]" &&
+	wait_for fnbd_stop held
+}
+
+# The connection is made in the writer's network namespace: a server on
+# 127.0.0.1 of a namespace of its own is reached from there (the old
+# driver connected in init_net, where nothing listens), and the disk
+# keeps that connection after the writer's shell is gone.
+connects_in_the_writers_namespace() {
+	killall -9 fakenbd_badserver 2>/dev/null || true
+	fnbd_make netns target=127.0.0.1:$PORT timeout=5 || return 1
+	run unshare -n sh -c ". ./fakenbd_lib.sh; ip link set lo up &&
+		./bin/fakenbd_badserver ioerror $PORT &&
+		wait_for listening $PORT &&
+		echo 1 > $FNBD/pending/netns/connect" &&
+	! listening $PORT &&
+	test "$(fnbd_status netns connected)" = 1 &&
+	fnbd_commit netns &&
+	run dd if=/dev/netns of=/dev/null bs=4K count=1 iflag=direct &&
+	fnbd_stop netns
+}
+
 # transmission MODE CONNECTED: a read in the bad range fails with EIO, the
 # disk is still connected or not (CONNECTED), and stops.
 transmission() {
@@ -56,11 +134,16 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 14
+ktap_plan 18
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
 check silent_server_times_out handshake silent "no greeting.*timed out"
+check trickled_greeting_times_out_as_a_whole \
+	handshake trickle "no greeting.*timed out"
+check connect_waits_alone connect_waits_alone
+check connect_then_commit_reads_nothing connect_then_commit
+check connects_in_the_writers_namespace connects_in_the_writers_namespace
 check absurd_size_is_refused handshake hugesize "absurd size"
 check wrong_info_length_is_refused handshake shortinfo "NBD_INFO_EXPORT of"
 check endless_replies_are_cut_short handshake replyflood "more than"

@@ -6,6 +6,8 @@
  *
  *   badmagic      greets with a wrong magic
  *   silent        accepts, then says nothing (the client must time out)
+ *   trickle       sends its greeting a byte each half second (9 s), then
+ *                 shakes hands as the honest ones do
  *   hugesize      offers an export of 2^62 bytes
  *   shortinfo     sends an NBD_INFO_EXPORT of the wrong length
  *   replyflood    answers NBD_OPT_GO with endless NBD_REP_INFO replies
@@ -19,6 +21,9 @@
  *   stallreply    sends half a read's data, then stalls for 60 s
  *   stall         never replies (and keeps reading)
  *   ioerror       replies NBD_EIO and keeps serving
+ *
+ * and stallscan: never replies to a read below 256 KiB (where the
+ * partition table is), and serves the rest.
  *
  * Usage: fakenbd_badserver MODE PORT
  */
@@ -36,6 +41,7 @@
 #define BAD_END		(768 << 10)
 
 static const char *mode;
+static int trickling;	/* put64() sends a byte each half second */
 
 static int is(const char *m)
 {
@@ -72,8 +78,18 @@ static void get(int fd, void *buf, size_t len)
 
 static void put64(int fd, unsigned long long v)
 {
+	const unsigned char *p = (const unsigned char *)&v;
+	int i;
+
 	v = htobe64(v);
-	put(fd, &v, 8);
+	if (!trickling) {
+		put(fd, &v, 8);
+		return;
+	}
+	for (i = 0; i < 8; i++) {
+		put(fd, p + i, 1);
+		usleep(500000);
+	}
 }
 
 static void put32(int fd, unsigned int v)
@@ -102,10 +118,12 @@ static void handshake(int fd)
 	static char data[8192];
 	unsigned long long size = is("hugesize") ? 1ULL << 62 : SIZE;
 
+	trickling = is("trickle");
 	put64(fd, is("badmagic") ? 0x4e42444d41474945ULL :
 	      0x4e42444d41474943ULL);
 	put64(fd, 0x49484156454f5054ULL);
 	put16(fd, 3);
+	trickling = 0;
 	get(fd, hdr, 4);
 	get(fd, hdr, 16);
 	opt = be32toh(hdr[2]);
@@ -154,6 +172,8 @@ static void serve(int fd)
 			get(fd, buf, len);
 		if (type == 2)
 			exit(0);
+		if (is("stallscan") && off < BAD_START && type == 0)
+			continue;
 		if (off >= BAD_START && off < BAD_END && type != 3) {
 			if (is("stall")) {
 				continue;

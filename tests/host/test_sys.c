@@ -677,6 +677,12 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	    "mkdir nvmet\nend\n", 56);
 	EXPECT(RUN(&out, "diff", (char *)at("../m.save")) == 0);
 	free(out);
+	/* A name as its file spells it is the module /sys/module lists. */
+	put_text("../h.save", "version 1\nmodule nvmet-tcp\nmkdir nvmet\nend\n");
+	EXPECT(RUN(&out, "diff", (char *)at("../h.save")) == 0);
+	EXPECT_STR(out, "");
+	free(out);
+	unlink(at("../h.save"));
 	rmdir(at("zz/mods/nvmet_tcp"));
 	EXPECT(RUN(&out, "diff", (char *)at("../m.save")) == CFS_EXIT_FAIL);
 	EXPECT_STR(out, "+module nvmet_tcp\n");

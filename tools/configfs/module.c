@@ -107,16 +107,25 @@ int module_save(struct fs *fs, FILE *out)
 	return nr;
 }
 
+/*
+ * Is the module @name loaded? /sys/module names it with '_' where its
+ * file and modprobe may say '-' ("nvmet-tcp" is loaded as nvmet_tcp).
+ */
 bool module_loaded(struct fs *fs, const char *name)
 {
 	const char *dir = module_dir(fs);
 	struct arena arena = { 0 };
 	struct stat sb;
+	char *path, *p;
 	bool loaded;
 
 	if (!dir)
 		return true;
-	loaded = !stat(arena_printf(&arena, "%s/%s", dir, name), &sb);
+	path = arena_printf(&arena, "%s/%s", dir, name);
+	for (p = path + strlen(dir) + 1; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	loaded = !stat(path, &sb);
 	arena_free(&arena);
 	return loaded;
 }
