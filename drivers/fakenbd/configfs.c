@@ -10,8 +10,8 @@
  *                     IPv6 address alone; port 10809 when none is given
  *       device        the export's name on the server (empty: its default)
  *       rw            1 (default) writable, 0 read-only
- *       timeout       seconds, 1..3600 (default 30): the connection and
- *                     handshake together, and each request
+ *       timeout       seconds, 0..3600 (default 30): the connection and
+ *                     handshake together, and each request; 0 waits
  *       connect       write-only: 1 connects and runs the handshake now,
  *                     0 closes that connection; see below
  *       disconnect    write-only: 1 ends a live disk's connection, as
@@ -102,7 +102,7 @@ CFGNG_ATTR_ADDR(fakenbd_item, item, target, CFGNG_PORT_OPTIONAL,
 CFGNG_ATTR_STR(fakenbd_item, item, device, .check = fakenbd_item_settable);
 CFGNG_ATTR_BOOL(fakenbd_item, item, rw, .check = fakenbd_item_settable);
 CFGNG_ATTR_UINT(fakenbd_item, item, timeout,
-		CFGNG_RANGE(1, FAKENBD_MAX_TIMEOUT),
+		CFGNG_RANGE(0, FAKENBD_MAX_TIMEOUT),
 		.check = fakenbd_item_settable);
 
 static ssize_t fakenbd_item_connect_store(struct config_item *item,

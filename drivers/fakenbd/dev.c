@@ -537,6 +537,11 @@ static enum blk_eh_timer_return fakenbd_timeout(struct request *rq)
 {
 	struct fakenbd_dev *dev = rq->q->queuedata;
 
+	if (!dev->timeout) {
+		pr_warn_ratelimited("%s: a request has waited %u s or more for %pISpc; no timeout: waiting on\n",
+				    dev->name, FAKENBD_WAIT_REPORT, &dev->addr);
+		return BLK_EH_RESET_TIMER;
+	}
 	fakenbd_conn_fail(dev, "a request timed out after %u s",
 			  dev->timeout);
 	return BLK_EH_RESET_TIMER;
@@ -656,7 +661,7 @@ static int fakenbd_alloc_disk(struct fakenbd_dev *dev)
 	bool rw = !dev->read_only;
 	struct fakenbd_queue_setup setup = {
 		.max_sectors = FAKENBD_MAX_SECTORS,
-		.timeout = dev->timeout * HZ,
+		.timeout = (dev->timeout ?: FAKENBD_WAIT_REPORT) * HZ,
 		.rotational = flags & NBD_FLAG_ROTATIONAL,
 		.write_cache = rw && (flags & NBD_FLAG_SEND_FLUSH),
 		.fua = rw && (flags & NBD_FLAG_SEND_FUA),
@@ -669,7 +674,7 @@ static int fakenbd_alloc_disk(struct fakenbd_dev *dev)
 	dev->tagset.queue_depth = FAKENBD_QUEUE_DEPTH;
 	dev->tagset.numa_node = NUMA_NO_NODE;
 	dev->tagset.cmd_size = sizeof(struct fakenbd_cmd);
-	dev->tagset.timeout = dev->timeout * HZ;
+	dev->tagset.timeout = (dev->timeout ?: FAKENBD_WAIT_REPORT) * HZ;
 	/* queue_rq writes to the socket: it may sleep on the socket's lock. */
 	dev->tagset.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
 	ret = blk_mq_alloc_tag_set(&dev->tagset);
@@ -726,8 +731,7 @@ struct fakenbd_session {
 
 static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
 {
-	return min_t(unsigned int, config->timeout ?: FAKENBD_DEFAULT_TIMEOUT,
-		     FAKENBD_MAX_TIMEOUT);
+	return min_t(unsigned int, config->timeout, FAKENBD_MAX_TIMEOUT);
 }
 
 /* Ends a connection in the transmission phase, politely. */
@@ -764,7 +768,7 @@ struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config
 					     char *why, size_t why_len)
 {
 	unsigned int timeout = fakenbd_config_timeout(config);
-	unsigned long deadline = jiffies + timeout * HZ;
+	unsigned long deadline = timeout ? jiffies + timeout * HZ : 0;
 	struct fakenbd_session *session;
 	int ret;
 
@@ -797,7 +801,7 @@ struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config
 	 * The transmission phase: a send may wait the timeout; the receive
 	 * thread waits for replies as long as need be (requests time out).
 	 */
-	WRITE_ONCE(session->sock->sk->sk_sndtimeo, (long)timeout * HZ);
+	WRITE_ONCE(session->sock->sk->sk_sndtimeo, fakenbd_jiffies(timeout));
 	WRITE_ONCE(session->sock->sk->sk_rcvtimeo, MAX_SCHEDULE_TIMEOUT);
 	return session;
 

@@ -36,7 +36,9 @@ struct fakenbd_session;
  *	"fakenbdN"; lower-case letters, digits, '-' and '_'
  * @rw: true for a writable disk; refused on a read-only export
  * @timeout: seconds for connecting and the whole handshake together, and
- *	for each request; 0 means FAKENBD_DEFAULT_TIMEOUT
+ *	for each request; 0 for no limit: a stalled server is waited for
+ *	(as nbd.ko's timeout 0), until fakenbd_disconnect() or a signal to
+ *	the connecting task
  * @status_changed: called when fakenbd_connected() or fakenbd_errors()
  *	changes, or NULL. It may run in atomic context (blk-mq's dispatch,
  *	for a request refused after the connection died) and must not

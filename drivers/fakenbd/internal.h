@@ -16,8 +16,10 @@
 #define _FAKENBD_INTERNAL_H
 
 #include <linux/blk-mq.h>
+#include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -28,6 +30,18 @@
 struct net;
 
 #define FAKENBD_REASON_LEN	128
+
+/*
+ * How often a request of a disk without a timeout (0) is looked at: its
+ * timeout handler logs that it still waits, and lets it wait on.
+ */
+#define FAKENBD_WAIT_REPORT	30	/* seconds */
+
+/* A timeout in seconds, 0 for none, as a socket's timeout in jiffies. */
+static inline long fakenbd_jiffies(unsigned int seconds)
+{
+	return seconds ? (long)seconds * HZ : MAX_SCHEDULE_TIMEOUT;
+}
 
 /* sock.c */
 

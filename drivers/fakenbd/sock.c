@@ -244,7 +244,8 @@ const char *fakenbd_errno_text(int err)
  * fakenbd_sock_connect() - open a TCP connection to an NBD server
  * @net: the network namespace to connect in (the caller's)
  * @addr: the server, AF_INET or AF_INET6 with a port
- * @timeout: seconds for the connection and for each later send or receive
+ * @timeout: seconds for the connection and for each later send or
+ *	receive; 0 for no limit
  * @why: set to the reason on failure ("connect 127.0.0.1:10809:
  *	connection refused")
  * @why_len: size of @why
@@ -281,8 +282,8 @@ struct socket *fakenbd_sock_connect(struct net *net,
 	}
 	sock->sk->sk_allocation = GFP_NOIO;
 	sock->sk->sk_use_task_frag = false;
-	sock->sk->sk_sndtimeo = (long)timeout * HZ;
-	sock->sk->sk_rcvtimeo = (long)timeout * HZ;
+	sock->sk->sk_sndtimeo = fakenbd_jiffies(timeout);
+	sock->sk->sk_rcvtimeo = fakenbd_jiffies(timeout);
 	tcp_sock_set_nodelay(sock->sk);
 
 	/* The send timeout bounds a blocking connect, too. */

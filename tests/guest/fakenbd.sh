@@ -100,7 +100,8 @@ bad_settings_are_explained() {
 	setting_refused disk1 target 127.0.0.1:0 EINVAL \
 		"target: '127.0.0.1:0' is not $ADDR_FORMS" &&
 	setting_refused disk1 rw yes EINVAL "rw: 'yes' is not one of 0, 1" &&
-	setting_refused disk1 timeout 0 EINVAL "timeout: '0' is not in 1..3600"
+	setting_refused disk1 timeout 3601 EINVAL \
+		"timeout: '3601' is not in 0..3600"
 }
 
 no_target_is_explained() {

@@ -116,6 +116,19 @@ connects_in_the_writers_namespace() {
 	fnbd_stop netns
 }
 
+# timeout 0 waits, as nbd.ko's: a read the server answers after 35 s
+# succeeds and the disk stays connected; the wait is logged once the
+# request has waited 30 s.
+no_timeout_waits() {
+	bad slowreply &&
+	fnbd_start slow0 target=127.0.0.1:$PORT timeout=0 &&
+	run dd if=/dev/slow0 of=/dev/null bs=4K skip=64 count=1 iflag=direct &&
+	test "$(fnbd_status slow0 connected)" = 1 &&
+	test "$(fnbd_status slow0 errors)" = 0 &&
+	log_has "slow0: a request has waited 30 s or more" &&
+	fnbd_stop slow0
+}
+
 # transmission MODE CONNECTED: a read in the bad range fails with EIO, the
 # disk is still connected or not (CONNECTED), and stops.
 transmission() {
@@ -134,7 +147,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 18
+ktap_plan 19
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -153,6 +166,7 @@ check short_reply_disconnects transmission shortreply 0
 check stall_mid_reply_times_out transmission stallreply 0
 check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
+check no_timeout_waits_for_a_slow_reply no_timeout_waits
 check reasons_are_logged sh -c ". ./fakenbd_lib.sh;
 	log_has 'reply for unknown handle' &&
 	log_has 'reply magic 0x12345678' &&

@@ -21,6 +21,7 @@
  *   stallreply    sends half a read's data, then stalls for 60 s
  *   stall         never replies (and keeps reading)
  *   ioerror       replies NBD_EIO and keeps serving
+ *   slowreply     replies after 35 s (the default request timer is 30 s)
  *
  * and stallscan: never replies to a read below 256 KiB (where the
  * partition table is), and serves the rest.
@@ -184,6 +185,8 @@ static void serve(int fd)
 				put32(fd, 0);
 				put(fd, &handle, 8);
 				continue;
+			} else if (is("slowreply")) {
+				sleep(35);
 			} else if (is("ioerror")) {
 				put32(fd, 0x67446698);
 				put32(fd, 5);
