@@ -18,6 +18,8 @@
 
 /**
  * struct fakenbd_queue_setup - what a disk's queue is made with
+ * @logical_block: the smallest unit of I/O, bytes (512 to a page)
+ * @physical_block: the unit the export serves best, bytes
  * @max_sectors: largest request, in sectors
  * @timeout: a request's timeout, in jiffies
  * @rotational: the export says it is a spinning disk
@@ -26,6 +28,8 @@
  * @discard: the disk takes discards (the server takes TRIM)
  */
 struct fakenbd_queue_setup {
+	unsigned int logical_block;
+	unsigned int physical_block;
 	unsigned int max_sectors;
 	unsigned int timeout;
 	bool rotational;
@@ -40,8 +44,8 @@ fakenbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 			  const struct fakenbd_queue_setup *setup, void *data)
 {
 	struct queue_limits lim = {
-		.logical_block_size = SECTOR_SIZE,
-		.physical_block_size = 4096,
+		.logical_block_size = setup->logical_block,
+		.physical_block_size = setup->physical_block,
 		.max_hw_sectors = setup->max_sectors,
 	};
 	struct gendisk *disk;
@@ -72,8 +76,8 @@ fakenbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 	if (IS_ERR(disk))
 		return disk;
 	q = disk->queue;
-	blk_queue_logical_block_size(q, SECTOR_SIZE);
-	blk_queue_physical_block_size(q, 4096);
+	blk_queue_logical_block_size(q, setup->logical_block);
+	blk_queue_physical_block_size(q, setup->physical_block);
 	blk_queue_max_hw_sectors(q, setup->max_sectors);
 	blk_queue_rq_timeout(q, setup->timeout);
 	if (!setup->rotational)

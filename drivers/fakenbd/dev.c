@@ -31,6 +31,7 @@
 #include <linux/net.h>
 #include <linux/path.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -655,12 +656,54 @@ static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 	return 0;
 }
 
-static int fakenbd_alloc_disk(struct fakenbd_dev *dev)
+/*
+ * The block sizes of the export (NBD_INFO_BLOCK_SIZE) as the queue's
+ * limits: the logical block is its minimum (512 bytes at least), the
+ * physical one its preferred size (4 KiB when it sent none), requests at
+ * most its maximum payload. Fails when the export needs what a queue
+ * here cannot be: a minimum above a page, a maximum below one.
+ */
+static int fakenbd_block_limits(struct fakenbd_dev *dev,
+				struct fakenbd_queue_setup *setup, char *why,
+				size_t why_len)
+{
+	const struct fakenbd_export_info *info = &dev->info;
+
+	setup->logical_block = SECTOR_SIZE;
+	setup->physical_block = 4096;
+	setup->max_sectors = FAKENBD_MAX_SECTORS;
+	if (!info->min_block)
+		return 0;
+	if (info->min_block > PAGE_SIZE) {
+		snprintf(why, why_len,
+			 "the export's smallest block (%u bytes) is larger than a page",
+			 info->min_block);
+		return -EOPNOTSUPP;
+	}
+	setup->logical_block = max_t(u32, info->min_block, SECTOR_SIZE);
+	setup->physical_block = clamp_t(u32, info->preferred_block,
+					setup->logical_block, SZ_64K);
+	if (info->max_payload != U32_MAX)
+		setup->max_sectors = min_t(u32, setup->max_sectors,
+					   info->max_payload >> SECTOR_SHIFT);
+	if (setup->max_sectors < PAGE_SIZE >> SECTOR_SHIFT) {
+		snprintf(why, why_len,
+			 "the export's largest request (%u bytes) is smaller than a page",
+			 info->max_payload);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int fakenbd_alloc_disk(struct fakenbd_dev *dev,
+			      const struct fakenbd_queue_setup *limits)
 {
 	u16 flags = dev->info.flags;
 	bool rw = !dev->read_only;
 	struct fakenbd_queue_setup setup = {
-		.max_sectors = FAKENBD_MAX_SECTORS,
+		.logical_block = limits->logical_block,
+		.physical_block = limits->physical_block,
+		.max_sectors = limits->max_sectors,
 		.timeout = (dev->timeout ?: FAKENBD_WAIT_REPORT) * HZ,
 		.rotational = flags & NBD_FLAG_ROTATIONAL,
 		.write_cache = rw && (flags & NBD_FLAG_SEND_FLUSH),
@@ -852,6 +895,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 				  struct fakenbd_session *session,
 				  char *why, size_t why_len)
 {
+	struct fakenbd_queue_setup limits;
 	struct fakenbd_dev *dev;
 	int ret;
 
@@ -899,7 +943,10 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	ret = fakenbd_pick_name_locked(dev, config->name, why, why_len);
 	if (ret)
 		goto err_unlock;
-	ret = fakenbd_alloc_disk(dev);
+	ret = fakenbd_block_limits(dev, &limits, why, why_len);
+	if (ret)
+		goto err_unlock;
+	ret = fakenbd_alloc_disk(dev, &limits);
 	if (ret) {
 		snprintf(why, why_len, "cannot allocate the disk (error %d)",
 			 ret);

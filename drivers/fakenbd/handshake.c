@@ -17,6 +17,8 @@
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -91,9 +93,37 @@ static int fakenbd_go_error(u32 type, const char *export, char *why,
 }
 
 /*
- * NBD_OPT_GO: the server answers with NBD_REP_INFO replies, NBD_INFO_EXPORT
- * among them, and ends with NBD_REP_ACK, or with one error reply.
- * Returns 1 when the server does not know the option.
+ * NBD_INFO_BLOCK_SIZE, checked as the protocol says: powers of two, the
+ * minimum at most 64 KiB and the preferred size at least the minimum and
+ * at most 32 MiB, the maximum payload a multiple of the minimum (or
+ * 0xffffffff, no limit but the protocol's).
+ */
+static int fakenbd_block_sizes(const u8 *buf, struct fakenbd_export_info *info,
+			       char *why, size_t why_len)
+{
+	u32 min = get_unaligned_be32(buf + 2);
+	u32 pref = get_unaligned_be32(buf + 6);
+	u32 max = get_unaligned_be32(buf + 10);
+
+	if (!is_power_of_2(min) || min > SZ_64K || !is_power_of_2(pref) ||
+	    pref < min || pref > SZ_32M || max < min ||
+	    (max != U32_MAX && max % min)) {
+		snprintf(why, why_len,
+			 "server broke the protocol: block sizes %u/%u/%u",
+			 min, pref, max);
+		return -EPROTO;
+	}
+	info->min_block = min;
+	info->preferred_block = pref;
+	info->max_payload = max;
+	return 0;
+}
+
+/*
+ * NBD_OPT_GO, asking for NBD_INFO_BLOCK_SIZE: the server answers with
+ * NBD_REP_INFO replies, NBD_INFO_EXPORT among them, and ends with
+ * NBD_REP_ACK, or with one error reply. Returns 1 when the server does
+ * not know the option.
  */
 static int fakenbd_opt_go(struct socket *sock, const char *export,
 			  unsigned long deadline,
@@ -102,7 +132,7 @@ static int fakenbd_opt_go(struct socket *sock, const char *export,
 {
 	struct nbd_option_reply reply;
 	u32 name_len = strlen(export);
-	u32 len = 4 + name_len + 2;
+	u32 len = 4 + name_len + 2 + 2;
 	bool have_export = false;
 	int replies, ret;
 	u8 *buf;
@@ -112,7 +142,8 @@ static int fakenbd_opt_go(struct socket *sock, const char *export,
 		return -ENOMEM;
 	put_unaligned_be32(name_len, buf);
 	memcpy(buf + 4, export, name_len);
-	put_unaligned_be16(0, buf + 4 + name_len);	/* no info requests */
+	put_unaligned_be16(1, buf + 4 + name_len);	/* one info request: */
+	put_unaligned_be16(NBD_INFO_BLOCK_SIZE, buf + 4 + name_len + 2);
 	ret = fakenbd_send_option(sock, NBD_OPT_GO, buf, len, deadline);
 	if (ret)
 		goto err_io;
@@ -166,6 +197,18 @@ static int fakenbd_opt_go(struct socket *sock, const char *export,
 				info->size = get_unaligned_be64(buf + 2);
 				info->flags = get_unaligned_be16(buf + 10);
 				have_export = true;
+			} else if (rlen >= 2 &&
+				   get_unaligned_be16(buf) == NBD_INFO_BLOCK_SIZE) {
+				if (rlen != sizeof(struct nbd_info_block_size)) {
+					snprintf(why, why_len,
+						 "server broke the protocol: NBD_INFO_BLOCK_SIZE of %u bytes",
+						 rlen);
+					ret = -EPROTO;
+					goto out;
+				}
+				ret = fakenbd_block_sizes(buf, info, why, why_len);
+				if (ret)
+					goto out;
 			}
 			continue;
 		}

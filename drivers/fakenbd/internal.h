@@ -49,10 +49,17 @@ static inline long fakenbd_jiffies(unsigned int seconds)
  * struct fakenbd_export_info - what the handshake learnt of the export
  * @size: bytes, as the server sent it
  * @flags: transmission flags (NBD_FLAG_*), 0 when the server sent none
+ * @min_block: the smallest block the export takes (NBD_INFO_BLOCK_SIZE),
+ *	a power of two; 0 when the server sent no block sizes
+ * @preferred_block: the block size it serves best, a power of two
+ * @max_payload: the largest request's data, a multiple of @min_block
  */
 struct fakenbd_export_info {
 	u64 size;
 	u16 flags;
+	u32 min_block;
+	u32 preferred_block;
+	u32 max_payload;
 };
 
 int fakenbd_sock_send(struct socket *sock, const void *buf, size_t len,

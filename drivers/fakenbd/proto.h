@@ -41,6 +41,7 @@
 
 /* NBD_REP_INFO payloads start with a 16-bit type. */
 #define NBD_INFO_EXPORT			0
+#define NBD_INFO_BLOCK_SIZE		3
 
 /* Transmission flags, in NBD_INFO_EXPORT and the old EXPORT_NAME reply. */
 #define NBD_FLAG_HAS_FLAGS		BIT(0)
@@ -92,6 +93,14 @@ struct nbd_info_export {
 	__be16 type;
 	__be64 size;
 	__be16 flags;
+} __packed;
+
+/* NBD_REP_INFO of type NBD_INFO_BLOCK_SIZE: the sizes a request must keep. */
+struct nbd_info_block_size {
+	__be16 type;
+	__be32 minimum;
+	__be32 preferred;
+	__be32 maximum;
 } __packed;
 
 struct nbd_request {

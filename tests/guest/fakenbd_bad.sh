@@ -129,6 +129,22 @@ no_timeout_waits() {
 	fnbd_stop slow0
 }
 
+# The export's block sizes (NBD_INFO_BLOCK_SIZE, asked for in NBD_OPT_GO)
+# are the queue's: 4 KiB logical, 8 KiB physical, 64 KiB requests.
+block_sizes_are_honoured() {
+	bad blocksize && fnbd_start bs target=127.0.0.1:$PORT timeout=10 ||
+		return 1
+	q=/sys/block/bs/queue
+	echo "# logical $(cat $q/logical_block_size)," \
+		"physical $(cat $q/physical_block_size)," \
+		"largest request $(cat $q/max_hw_sectors_kb) KiB"
+	test "$(cat $q/logical_block_size)" = 4096 &&
+	test "$(cat $q/physical_block_size)" = 8192 &&
+	test "$(cat $q/max_hw_sectors_kb)" = 64 &&
+	run dd if=/dev/bs of=/dev/null bs=64K count=2 iflag=direct &&
+	fnbd_stop bs
+}
+
 # transmission MODE CONNECTED: a read in the bad range fails with EIO, the
 # disk is still connected or not (CONNECTED), and stops.
 transmission() {
@@ -147,7 +163,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 19
+ktap_plan 21
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -160,6 +176,8 @@ check connects_in_the_writers_namespace connects_in_the_writers_namespace
 check absurd_size_is_refused handshake hugesize "absurd size"
 check wrong_info_length_is_refused handshake shortinfo "NBD_INFO_EXPORT of"
 check endless_replies_are_cut_short handshake replyflood "more than"
+check bad_block_sizes_are_refused handshake badblock "block sizes 3/8192"
+check block_sizes_are_honoured block_sizes_are_honoured
 check wrong_handle_disconnects transmission wronghandle 0
 check bad_reply_magic_disconnects transmission badmagic2 0
 check short_reply_disconnects transmission shortreply 0

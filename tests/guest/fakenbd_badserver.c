@@ -10,6 +10,8 @@
  *                 shakes hands as the honest ones do
  *   hugesize      offers an export of 2^62 bytes
  *   shortinfo     sends an NBD_INFO_EXPORT of the wrong length
+ *   badblock      sends NBD_INFO_BLOCK_SIZE with a minimum of 3 bytes
+ *   blocksize     sends NBD_INFO_BLOCK_SIZE 4096/8192/65536, then serves
  *   replyflood    answers NBD_OPT_GO with endless NBD_REP_INFO replies
  *
  * and, after an honest handshake (a 1 MiB export of zeroes), for requests
@@ -150,6 +152,13 @@ static void handshake(int fd)
 		put16(fd, 0);
 		put64(fd, size);
 		put16(fd, 1 | 4);	/* HAS_FLAGS, SEND_FLUSH */
+	}
+	if (is("badblock") || is("blocksize")) {
+		option_reply(fd, 7, 3, 14);
+		put16(fd, 3);
+		put32(fd, is("badblock") ? 3 : 4096);
+		put32(fd, 8192);
+		put32(fd, 65536);
 	}
 	option_reply(fd, 7, 1, 0);
 }
