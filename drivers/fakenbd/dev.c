@@ -333,6 +333,69 @@ static int fakenbd_recv_data(struct fakenbd_dev *dev, struct request *rq)
 	return 0;
 }
 
+/* A reply said NBD_ESHUTDOWN: queue no more (see @server_closing). */
+static void fakenbd_server_closing(struct fakenbd_dev *dev)
+{
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	first = !dev->server_closing;
+	dev->server_closing = true;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (first)
+		pr_info("%s: server %pISpc is shutting down: disconnecting once the requests out are answered\n",
+			dev->name, &dev->addr);
+}
+
+struct fakenbd_count {
+	struct fakenbd_dev *dev;
+	unsigned int out;
+};
+
+static bool fakenbd_count_out(struct request *rq, void *data)
+{
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct fakenbd_count *count = data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&count->dev->lock, flags);
+	if (cmd->state != FAKENBD_CMD_IDLE)
+		count->out++;
+	spin_unlock_irqrestore(&count->dev->lock, flags);
+	return true;
+}
+
+/*
+ * After a reply, while the server is closing: with no request left out,
+ * say NBD_CMD_DISC and end the connection. Returns true when it did.
+ */
+static bool fakenbd_soft_disconnect(struct fakenbd_dev *dev)
+{
+	struct fakenbd_count count = { .dev = dev };
+	unsigned long flags;
+	bool closing;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	closing = dev->server_closing && !dev->dead;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (!closing)
+		return false;
+	/*
+	 * No request leaves IDLE any more, and only this thread (or, once
+	 * the connection is dead, the sweep) makes one IDLE: the count
+	 * cannot miss one.
+	 */
+	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_count_out, &count);
+	if (count.out)
+		return false;
+	mutex_lock(&dev->tx_mutex);
+	fakenbd_sock_disconnect(dev->sock, jiffies + HZ);
+	mutex_unlock(&dev->tx_mutex);
+	fakenbd_conn_close(dev, "server is shutting down");
+	return true;
+}
+
 /* Handle one reply of good magic: 0, or -errno once the connection died. */
 static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 			    const struct nbd_simple_reply *reply)
@@ -367,6 +430,8 @@ static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 		return -EPROTO;
 	}
 
+	if (error == NBD_ESHUTDOWN)
+		fakenbd_server_closing(dev);
 	if (error) {
 		pr_err_ratelimited("%s: server failed %s of %u bytes at %llu: error %u\n",
 				   dev->name, req_op(rq) == REQ_OP_READ ?
@@ -424,6 +489,8 @@ static int fakenbd_rx_one(struct fakenbd_dev *dev)
 	}
 	ret = fakenbd_rx_reply(dev, &reply);
 	percpu_ref_put(&q->q_usage_counter);
+	if (!ret && fakenbd_soft_disconnect(dev))
+		ret = -ESHUTDOWN;
 	return ret;
 }
 
@@ -493,7 +560,7 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	/* Whoever holds it is writing: then queue behind them. */
 	locked = mutex_trylock(&dev->tx_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
-	if (dev->dead) {
+	if (dev->dead || dev->server_closing) {
 		spin_unlock_irqrestore(&dev->lock, flags);
 		if (locked)
 			mutex_unlock(&dev->tx_mutex);
@@ -775,17 +842,6 @@ struct fakenbd_session {
 static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
 {
 	return min_t(unsigned int, config->timeout, FAKENBD_MAX_TIMEOUT);
-}
-
-/* Ends a connection in the transmission phase, politely. */
-static void fakenbd_sock_disconnect(struct socket *sock, unsigned long deadline)
-{
-	struct nbd_request disc = {
-		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
-		.type = cpu_to_be16(NBD_CMD_DISC),
-	};
-
-	fakenbd_sock_send(sock, &disc, sizeof(disc), 0, deadline);
 }
 
 /**

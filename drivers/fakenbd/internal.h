@@ -73,6 +73,7 @@ struct socket *fakenbd_sock_connect(struct net *net,
 				    const struct sockaddr_storage *addr,
 				    unsigned int timeout, char *why,
 				    size_t why_len);
+void fakenbd_sock_disconnect(struct socket *sock, unsigned long deadline);
 void fakenbd_sock_memalloc(struct socket *sock);
 void fakenbd_sock_release(struct socket *sock);
 const char *fakenbd_errno_text(int err);
@@ -162,6 +163,10 @@ struct fakenbd_cmd {
  * @tx_list: requests queued for @tx_work
  * @dead: the connection is lost; set once, never cleared. After it is set
  *	no request is queued, and the sweep fails every one in flight.
+ * @server_closing: a reply said NBD_ESHUTDOWN; set once, under @lock.
+ *	From then on no request is queued (they fail), and once the last
+ *	one out is answered the receive thread sends NBD_CMD_DISC and ends
+ *	the connection: the soft disconnect the protocol asks for
  * @reason: why the connection died; under @lock
  * @seq: the last handle's sequence number; under @lock
  * @closing: fakenbd_stop() has begun; under disk->open_mutex. Our open
@@ -196,6 +201,7 @@ struct fakenbd_dev {
 	spinlock_t lock;		/* see above; innermost */
 	struct list_head tx_list;
 	bool dead;
+	bool server_closing;
 	char reason[FAKENBD_REASON_LEN];
 	u32 seq;
 

@@ -21,6 +21,7 @@
 #include <net/sock.h>
 
 #include "internal.h"
+#include "proto.h"
 
 /*
  * Before each step of a transfer bounded by @deadline (in jiffies, 0 for
@@ -159,6 +160,25 @@ int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 	}
 	memalloc_noreclaim_restore(noreclaim);
 	return ret;
+}
+
+/**
+ * fakenbd_sock_disconnect() - say NBD_CMD_DISC, the polite end
+ * @sock: a connection in the transmission phase, with nothing half sent
+ * @deadline: jiffies by which it must be written, or 0 (the socket's
+ *	send timeout)
+ *
+ * Context: process context; the caller holds the device's tx_mutex if
+ * it has one.
+ */
+void fakenbd_sock_disconnect(struct socket *sock, unsigned long deadline)
+{
+	struct nbd_request disc = {
+		.magic = cpu_to_be32(NBD_REQUEST_MAGIC),
+		.type = cpu_to_be16(NBD_CMD_DISC),
+	};
+
+	fakenbd_sock_send(sock, &disc, sizeof(disc), 0, deadline);
 }
 
 /**

@@ -116,6 +116,26 @@ connects_in_the_writers_namespace() {
 	fnbd_stop netns
 }
 
+# A reply of NBD_ESHUTDOWN: the request fails, no other is sent, and
+# once none is out the client says NBD_CMD_DISC (the server then exits)
+# and the disk is disconnected with the reason: the soft disconnect the
+# protocol asks for.
+server_shutdown_is_a_soft_disconnect() {
+	bad eshutdown && fnbd_start shut target=127.0.0.1:$PORT timeout=10 ||
+		return 1
+	if run dd if=/dev/shut of=/dev/null bs=4K skip=64 count=1 \
+			iflag=direct 2>/dev/null; then
+		echo "# the read succeeded"
+		return 1
+	fi
+	wait_for sh -c "[ \"\$(cat $FNBD/live/shut/connected)\" = 0 ]" &&
+	echo "# last_error: $(fnbd_status shut last_error)" &&
+	test "$(fnbd_status shut last_error)" = "server is shutting down" &&
+	wait_for sh -c "! pidof fakenbd_badserver" &&
+	log_has "shut: server 127.0.0.1:$PORT is shutting down" &&
+	fnbd_stop shut
+}
+
 # timeout 0 waits, as nbd.ko's: a read the server answers after 35 s
 # succeeds and the disk stays connected; the wait is logged once the
 # request has waited 30 s.
@@ -163,7 +183,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 21
+ktap_plan 22
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -185,6 +205,8 @@ check stall_mid_reply_times_out transmission stallreply 0
 check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
 check no_timeout_waits_for_a_slow_reply no_timeout_waits
+check server_shutdown_is_a_soft_disconnect \
+	server_shutdown_is_a_soft_disconnect
 check reasons_are_logged sh -c ". ./fakenbd_lib.sh;
 	log_has 'reply for unknown handle' &&
 	log_has 'reply magic 0x12345678' &&

@@ -24,6 +24,7 @@
  *   stall         never replies (and keeps reading)
  *   ioerror       replies NBD_EIO and keeps serving
  *   slowreply     replies after 35 s (the default request timer is 30 s)
+ *   eshutdown     replies NBD_ESHUTDOWN and keeps serving until NBD_CMD_DISC
  *
  * and stallscan: never replies to a read below 256 KiB (where the
  * partition table is), and serves the rest.
@@ -196,9 +197,9 @@ static void serve(int fd)
 				continue;
 			} else if (is("slowreply")) {
 				sleep(35);
-			} else if (is("ioerror")) {
+			} else if (is("ioerror") || is("eshutdown")) {
 				put32(fd, 0x67446698);
-				put32(fd, 5);
+				put32(fd, is("ioerror") ? 5 : 108);
 				put(fd, &handle, 8);
 				continue;
 			} else if (type == 0 && (is("shortreply") ||
