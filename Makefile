@@ -51,13 +51,16 @@ endif
 export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS QUICK SECOND_KVER
 
 USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
+# The fault campaign's other names: its tables run by the name they are
+# run by (tests/faults/fault_campaign.c).
+FAULT_LINKS := $(BUILD)/tests/bin/ext_faults $(BUILD)/tests/bin/commit_faults
 # Guest programs: each area's tests/<area>/*.c and the shared library's
 # helpers (tests/lib), one program each, by the name of its source.
 GUEST_AREAS := $(filter-out tests/harness/ tests/host/ tests/modules/ \
 		 tests/deb/ tests/debian/,$(sort $(dir $(wildcard tests/*/))))
 GUEST_SRCS := $(wildcard $(addsuffix *.c,$(GUEST_AREAS)) tests/lib/clients/*.c)
 GUEST_PROGS := $(addprefix $(BUILD)/tests/bin/,$(notdir $(GUEST_SRCS:.c=))) \
-	$(BUILD)/tests/bin/bench_driver
+	$(BUILD)/tests/bin/bench_driver $(FAULT_LINKS)
 vpath %.c $(sort $(dir $(GUEST_SRCS)))
 
 all: module helpers samples testmods drivers tool guest-progs
@@ -130,6 +133,16 @@ $(BUILD)/tests/bin/fuzz_diff: tests/fuzz/fuzz_diff.c \
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Itests/lib -static -pthread -o $@ \
 		$(filter %.c,$^) -lrt
+
+# The fault campaign is its driver and a table per area, in campaign/.
+$(BUILD)/tests/bin/fault_campaign: tests/faults/fault_campaign.c \
+		$(wildcard tests/faults/campaign/*.c tests/faults/campaign/*.h)
+	mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Itests/lib -static -pthread -o $@ \
+		$(filter %.c,$^) -lrt
+
+$(FAULT_LINKS): $(BUILD)/tests/bin/fault_campaign
+	ln -sf fault_campaign $@
 
 # The benchmark's driver itself, for tests/bench/bench_quick.sh.
 $(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c

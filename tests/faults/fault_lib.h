@@ -24,7 +24,8 @@
 
 #define FAULT_DBG	"/sys/kernel/debug"
 
-static int fault_nth_fd = -1;
+/* This thread's fail-nth; each program defines it once, as -1. */
+extern int fault_nth_fd;
 
 static inline int fault_set(const char *path, const char *val)
 {

@@ -28,6 +28,8 @@
 
 #include "fault_lib.h"
 
+int fault_nth_fd = -1;
+
 #define MAX_N	400
 
 struct race_op {

@@ -23,6 +23,8 @@
 
 #include "fault_lib.h"
 
+int fault_nth_fd = -1;
+
 #define NR_ITEMS	40
 
 struct linux_dirent64 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fault campaign over committable items, on the debug kernel: a
- * commit, an un-commit and a commit the client refuses, each run with
+ * The fault campaign's table of committable items, run as commit_faults:
+ * a commit, an un-commit and a commit the client refuses, each run with
  * its 1st, 2nd, ... allocation failed (fault_lib.h) until a round
  * injects nothing, on a disk of cng_commit (samples/cng_commit.c) made
  * fresh for each round.
@@ -15,14 +15,13 @@
  * still succeeded or failed cleanly. The runner's kmemleak scan and log
  * checks do the rest.
  *
- * Ours only (stock has no committable items), and only where fail-nth
- * exists.
+ * Ours only: stock has no committable items.
  */
 #define _GNU_SOURCE
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
-#include "fault_lib.h"
+#include "campaign.h"
 
 #define CC	CFS "/cng_commit"
 #define PENDING	CC "/disks/pending/f"
@@ -189,37 +188,33 @@ static bool campaign(const struct commit_op *op)
 	return clean;
 }
 
-int main(void)
+static const char *commit_op_name(unsigned int i)
 {
-	char name[128];
-	unsigned int i;
-	int ret;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (on_stock()) {
-		printf("KTAP version 1\n1..0 # SKIP %s\n",
-		       "expected to differ on stock: no committable items");
-		return 4;
-	}
-	ret = fault_setup();
-	if (ret > 0)
-		return fault_absent();
-	if (ret < 0 || sh("insmod /lib/modules/cng/cng_commit.ko"))
-		return 1;
-
-	printf("KTAP version 1\n1..%zu\n", ARRAY_SIZE(ops));
-	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		bool ok = campaign(&ops[i]);
-
-		snprintf(name, sizeof(name),
-			 "%s_survives_every_allocation_failure", ops[i].name);
-		printf("%sok %u %s\n", ok ? "" : "not ", i + 1, name);
-		if (!ok)
-			ktap_failed++;
-	}
-	fault_end();
-	teardown();
-	if (sh("rmmod cng_commit"))
-		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return ops[i].name;
 }
+
+static bool commit_op_run(unsigned int i)
+{
+	return campaign(&ops[i]);
+}
+
+static int commit_load(void)
+{
+	return sh("insmod /lib/modules/cng/cng_commit.ko");
+}
+
+static int commit_unload(void)
+{
+	teardown();
+	return sh("rmmod cng_commit") ? 1 : 0;
+}
+
+const struct fault_table fault_commit_table = {
+	.prog = "commit_faults",
+	.stock_differs = "no committable items",
+	.n_ops = ARRAY_SIZE(ops),
+	.op_name = commit_op_name,
+	.op_run = commit_op_run,
+	.load = commit_load,
+	.unload = commit_unload,
+};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fault campaign over the extension's allocations (configfs-ng.h), on
- * the debug kernel: the error record, the node's extension that holds
+ * The fault campaign's table of the extension's allocations
+ * (configfs-ng.h), run as ext_faults: the error record, the node's extension that holds
  * it, the kernel log's path, a reason given in the callback (under a
  * spinlock too), and a change notice. Each operation is a call of the
  * sample client cng_ext on an item made fresh for each round (so that
@@ -24,15 +24,15 @@
  * Allocations made from work items (a reason given later, the notice's
  * delivery) are another task's and out of fail-nth's reach.
  *
- * Ours only (stock has no extension), and only where fail-nth exists.
+ * Ours only: stock has no extension.
  */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/xattr.h>
 
+#include "campaign.h"
 #include "ext_lib.h"
-#include "fault_lib.h"
 
 #define ITEM	ITEMS "/ff"
 #define XA	"user.configfs.error"
@@ -354,37 +354,28 @@ static bool campaign(const struct ext_op *op)
 	return false;
 }
 
-int main(void)
+static const char *ext_op_name(unsigned int i)
 {
-	char name[128];
-	unsigned int i;
-	int ret;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (on_stock()) {
-		printf("KTAP version 1\n1..0 # SKIP %s\n",
-		       "expected to differ on stock: no extension");
-		return 4;
-	}
-	ret = fault_setup();
-	if (ret > 0)
-		return fault_absent();
-	if (ret < 0 || ext_load())
-		return 1;
-
-	printf("KTAP version 1\n1..%zu\n", ARRAY_SIZE(ops));
-	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		bool ok = campaign(&ops[i]);
-
-		snprintf(name, sizeof(name),
-			 "%s_survives_every_allocation_failure", ops[i].name);
-		printf("%sok %u %s\n", ok ? "" : "not ", i + 1, name);
-		if (!ok)
-			ktap_failed++;
-	}
-	fault_end();
-	rmdir(ITEM);
-	if (sh("rmmod cng_ext"))
-		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return ops[i].name;
 }
+
+static bool ext_op_run(unsigned int i)
+{
+	return campaign(&ops[i]);
+}
+
+static int ext_unload(void)
+{
+	rmdir(ITEM);
+	return sh("rmmod cng_ext") ? 1 : 0;
+}
+
+const struct fault_table fault_ext_table = {
+	.prog = "ext_faults",
+	.stock_differs = "no extension",
+	.n_ops = ARRAY_SIZE(ops),
+	.op_name = ext_op_name,
+	.op_run = ext_op_run,
+	.load = ext_load,
+	.unload = ext_unload,
+};
