@@ -160,7 +160,7 @@ run: all
 check: all
 	tests/harness/check.sh
 
-# The guest suite alone, or one list: make guest LIST=tests/<area>/NN-<area>.list
+# The guest suite alone, or one list: make guest LIST=tests/AREA/NN-AREA.list
 guest: all
 	tests/harness/check.sh guest
 
@@ -291,8 +291,8 @@ uninstall:
 	echo "the initramfs still holds the configfs.ko it had: update-initramfs -u -k all"
 
 clean:
-	find module helpers samples tests/modules drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
-		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
+	find module helpers samples tests/modules drivers \( -name '*.o' \
+		-o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
 		-o -name 'modules.order' -o -name '.*.d' \) -delete
 	rm -rf module/.tmp_versions helpers/.tmp_versions samples/.tmp_versions \
 		tests/modules/.tmp_versions \
@@ -300,7 +300,8 @@ clean:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module helpers samples testmods drivers tool guest-progs run check guest \
+.PHONY: all prereqs module helpers samples testmods drivers tool guest-progs \
+	run check guest \
 	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
 	install-fallback uninstall \

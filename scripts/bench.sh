@@ -13,8 +13,9 @@
 # BENCH_TWIN_N (items of the sysfs twin), BENCH_OUT (where the results go:
 # build/bench, or build/bench-quick with QUICK, so that a quick run keeps
 # the last full one), MODULE_KO (our module; a missing one is skipped),
-# SAMPLES_DIR, TESTMODS_DIR, BENCH_GUEST (the guest script: bench/million-in-guest.sh
-# runs ours alone at a large N; give it QEMU_MEM).
+# SAMPLES_DIR, TESTMODS_DIR, BENCH_GUEST (the guest script:
+# bench/million-in-guest.sh runs ours alone at a large N; give it
+# QEMU_MEM).
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 

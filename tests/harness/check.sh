@@ -138,8 +138,8 @@ lint_shell_scripts() {
 }
 
 # Every shell script through shellcheck, at warning level. The guest's
-# (tests/*, but for the harness's own, and bench) run under busybox's ash, whose dialect is dash's
-# (local included); the others under their shebang's shell. A warning
+# (tests/*, but for the harness's own, and bench) run under busybox's
+# ash, whose dialect is dash's (local included); the others under their shebang's shell. A warning
 # that must stay is disabled on its line, with the reason.
 lint_shellcheck() {
 	local f rc=0

@@ -8,10 +8,10 @@
 # linux-image package, or any root holding lib/modules/$KVER), KVER, LIST
 # (the test list), MODULE_KO (our configfs.ko), HELPERS_KO (the helpers'
 # configfs_helpers.ko), SAMPLES_DIR (built samples), TESTMODS_DIR (built
-# test modules, tests/modules), DRIVERS_DIR (built drivers: fakenbd.ko), EXTRA_KMODS (more
-# in-tree modules to include), EXTRA_LIST (more list files, read after
-# ours).
-# Every tests/<area>/initramfs.list is read after initramfs.list, so that
+# test modules, tests/modules), DRIVERS_DIR (built drivers: fakenbd.ko),
+# EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST (more list
+# files, read after ours).
+# Every tests/AREA/initramfs.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own. The kmod
 # names this kernel does not have go to /tests/kmods-absent (one a line,
 # "-" written "_").

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The runner's own test. On the host, the accounting of tests/harness/tap-lib.sh
-# and the verdicts of tests/harness/tap-judge.sh on made-up streams: a plan not
-# met, a script that fails without saying so, an unexpected skip, an
+# The runner's own test. On the host, the accounting of tap-lib.sh and
+# the verdicts of tap-judge.sh (both beside it) on made-up streams: a plan
+# not met, a script that fails without saying so, an unexpected skip, an
 # expected failure that does not happen or is another one. In the guest,
 # tests/harness/selftest.list, whose tests fail, hang, WARN, Oops, log other
 # reports, flood the kernel log, skip, stop short, leave a module loaded,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fault campaign's table of the extension's allocations
- * (configfs-ng.h), run as ext_faults: the error record, the node's extension that holds
- * it, the kernel log's path, a reason given in the callback (under a
- * spinlock too), and a change notice. Each operation is a call of the
+ * (configfs-ng.h), run as ext_faults: the error record, the node's
+ * extension that holds it, the kernel log's path, a reason given in the
+ * callback (under a spinlock too), and a change notice. Each operation is a call of the
  * sample client cng_ext on an item made fresh for each round (so that
  * the first record's allocations are reached every time), run with its
  * 1st, 2nd, ... allocation failed (fault_lib.h) until a round injects
