@@ -158,8 +158,9 @@ result fails_an_expected_failure_that_does_not_happen \
 	has "$host/judged.tap" '^not ok 10 debug-stock:cycle.sh # expected failure did not happen: '
 result fails_the_expected_failure_with_another_stack_trace \
 	has "$host/judged.tap" '^not ok 11 debug-stock:cycle.sh # kernel log reports a bug \(not'
+judge=$TOP/tests/harness/tap-judge.sh
 result judges_the_real_list_without_complaint \
-	sh -c "echo 'ok 1 ours:x.sh' | '$TOP/tests/harness/tap-judge.sh' | grep -qx 'ok 1 ours:x.sh'"
+	sh -c "echo 'ok 1 ours:x.sh' | '$judge' | grep -qx 'ok 1 ours:x.sh'"
 
 # The guest.
 "$TOP/tests/harness/guest-suite.sh" "$which" "$TOP/tests/harness/selftest.list" \
