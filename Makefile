@@ -51,10 +51,19 @@ endif
 export CNG_CACHE KVER KDIR KIMG KSRC TOP BUILD CONFIGFS QUICK SECOND_KVER
 
 USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
-GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/tests/bin/%,\
-		 $(wildcard tests/guest/*.c))
+# The fault campaign's other names: its tables run by the name they are
+# run by (tests/faults/fault_campaign.c).
+FAULT_LINKS := $(BUILD)/tests/bin/ext_faults $(BUILD)/tests/bin/commit_faults
+# Guest programs: each area's tests/<area>/*.c and the shared library's
+# helpers (tests/lib), one program each, by the name of its source.
+GUEST_AREAS := $(filter-out tests/harness/ tests/host/ tests/modules/ \
+		 tests/deb/ tests/debian/,$(sort $(dir $(wildcard tests/*/))))
+GUEST_SRCS := $(wildcard $(addsuffix *.c,$(GUEST_AREAS)) tests/lib/clients/*.c)
+GUEST_PROGS := $(addprefix $(BUILD)/tests/bin/,$(notdir $(GUEST_SRCS:.c=))) \
+	$(BUILD)/tests/bin/bench_driver $(FAULT_LINKS)
+vpath %.c $(sort $(dir $(GUEST_SRCS)))
 
-all: module helpers samples drivers tool guest-progs
+all: module helpers samples testmods drivers tool guest-progs
 
 # The KVER the user gave, not the one $(ENV_MK) itself set: else a stale
 # env.mk would be rewritten as env-$(KVER).mk, and stay stale.
@@ -83,6 +92,15 @@ samples: module helpers
 	# What this kernel built (cng_visible needs 6.12), not a stale .ko.
 	cp $$(sed 's/\.o$$/.ko/' samples/modules.order) $(BUILD)/samples/
 
+# Test-only client modules (tests/modules/), beside the samples in the
+# guest's /lib/modules/cng.
+testmods: module helpers
+	$(MAKE) -C $(KDIR) M=$(TOP)/tests/modules W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS="$(CLIENT_SYMBOLS)" modules
+	rm -rf $(BUILD)/testmods
+	mkdir -p $(BUILD)/testmods
+	cp $$(sed 's/\.o$$/.ko/' tests/modules/modules.order) $(BUILD)/testmods/
+
 # Drivers built on the module: fakenbd (drivers/fakenbd/README.md)
 drivers: module helpers
 	$(MAKE) -C $(KDIR) M=$(TOP)/drivers/fakenbd W=1 KCFLAGS=-Werror \
@@ -96,27 +114,40 @@ drivers: module helpers
 tool:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs; fi
 
-$(BUILD)/tests/init: tests/qemu/init.c
+$(BUILD)/tests/init: tests/harness/init.c
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -o $@ $<
 
-$(BUILD)/tests/bin/%: tests/guest/%.c
+$(BUILD)/tests/bin/%: %.c
 	mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
+	$(CC) $(USER_CFLAGS) -Itests/lib -static -pthread -o $@ $< -lrt
 
 # A program is rebuilt when a shared header changes, as when its source does.
-$(GUEST_PROGS): $(wildcard tests/guest/*.h)
-# better_runas includes conf_sys.c whole.
-$(BUILD)/tests/bin/better_runas: tests/guest/conf_sys.c
+$(GUEST_PROGS): $(wildcard tests/lib/*.h $(addsuffix *.h,$(GUEST_AREAS)))
+# better_runas includes the library's conf_sys.c whole.
+$(BUILD)/tests/bin/better_runas: tests/lib/conf_sys.c
 
-# The differential fuzzer is two files; fuzz/ is out of the wildcard above.
-$(BUILD)/tests/bin/fuzz_diff: tests/guest/fuzz_diff.c tests/guest/fuzz/conc.c \
-		tests/guest/fuzz/fuzz_diff.h
+# The differential fuzzer is two files; fuzz_diff/ is out of the wildcard.
+$(BUILD)/tests/bin/fuzz_diff: tests/fuzz/fuzz_diff.c \
+		tests/fuzz/fuzz_diff/conc.c tests/fuzz/fuzz_diff/fuzz_diff.h
 	mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $(filter %.c,$^) -lrt
+	$(CC) $(USER_CFLAGS) -Itests/lib -static -pthread -o $@ \
+		$(filter %.c,$^) -lrt
 
-# The guest test's copy of the benchmark driver includes the real one.
+# The fault campaign is its driver and a table per area, in campaign/.
+$(BUILD)/tests/bin/fault_campaign: tests/faults/fault_campaign.c \
+		$(wildcard tests/faults/campaign/*.c tests/faults/campaign/*.h)
+	mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Itests/lib -static -pthread -o $@ \
+		$(filter %.c,$^) -lrt
+
+$(FAULT_LINKS): $(BUILD)/tests/bin/fault_campaign
+	ln -sf fault_campaign $@
+
+# The benchmark's driver itself, for tests/bench/bench_quick.sh.
 $(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c
+	mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
 
 guest-progs: $(BUILD)/tests/init $(GUEST_PROGS)
 	mkdir -p $(BUILD)/tests/bin
@@ -127,23 +158,23 @@ run: all
 	scripts/run-demo.sh
 
 check: all
-	scripts/check.sh
+	tests/harness/check.sh
 
-# The guest suite alone, or one list: make guest LIST=tests/guest/x.list
+# The guest suite alone, or one list: make guest LIST=tests/AREA/NN-AREA.list
 guest: all
-	scripts/check.sh guest
+	tests/harness/check.sh guest
 
 # The suites again on a debug kernel (KASAN, lockdep, kmemleak, ...)
 check-debug: all
-	scripts/check.sh debug
+	tests/harness/check.sh debug
 
 # The second kernel alone: make check-kernel [SECOND_KVER=release]
 check-kernel: all
-	scripts/check.sh kernel
+	tests/harness/check.sh kernel
 
 # The tool against targetcli, in a Debian guest (issue 22; ~3 min quiet)
 check-targetcli: all
-	scripts/check.sh targetcli
+	tests/harness/check.sh targetcli
 
 # Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=;
 # then CONCURRENT=N (20) seeds of PROCS=N (4) processes at once, checked
@@ -152,20 +183,20 @@ fuzz: all
 	scripts/fuzz-diff.sh $(or $(SEEDS),200) $(or $(FIRST),0) $(or $(NOPS),60)
 
 # The differential fuzzer's default job on the debug kernel (KASAN,
-# lockdep, kmemleak on both modules): tests/qemu/fuzz-diff-debug.list
+# lockdep, kmemleak on both modules): tests/fuzz/fuzz-diff-debug.list
 fuzz-debug: all
-	DEBUG_LISTS=tests/qemu/fuzz-diff-debug.list DEBUG_SELFTEST=0 \
-	CONFIGFS=ours scripts/check.sh debug
+	DEBUG_LISTS=tests/fuzz/fuzz-diff-debug.list DEBUG_SELFTEST=0 \
+	CONFIGFS=ours tests/harness/check.sh debug
 
 # System-call fuzzing: trinity for ten minutes as an unprivileged user on
-# the debug kernel (tests/qemu/fuzz-syscalls.list); ours unless CONFIGFS
+# the debug kernel (tests/fuzz/fuzz-syscalls.list); ours unless CONFIGFS
 # is given on the command line
 fuzz-syscalls: all
-	DEBUG_LISTS=tests/qemu/fuzz-syscalls.list DEBUG_SELFTEST=0 \
+	DEBUG_LISTS=tests/fuzz/fuzz-syscalls.list DEBUG_SELFTEST=0 \
 	CONFIGFS="$(if $(filter command line,$(origin CONFIGFS)),$(CONFIGFS),ours)" \
-		scripts/check.sh debug
+		tests/harness/check.sh debug
 
-# Soak with real clients (tests/guest/soak.sh) for MINUTES minutes (30),
+# Soak with real clients (tests/soak/soak.sh) for MINUTES minutes (30),
 # one boot per module of CONFIGFS at once; make check runs its short form
 soak: all
 	scripts/soak.sh $(or $(MINUTES),30)
@@ -186,7 +217,7 @@ bench-perf: all
 	scripts/bench-perf.sh
 
 lint: module helpers
-	scripts/check.sh lint
+	tests/harness/check.sh lint
 
 # The Debian packages, built from a copy of the tree (scripts/mkdeb.sh).
 deb:
@@ -260,15 +291,17 @@ uninstall:
 	echo "the initramfs still holds the configfs.ko it had: update-initramfs -u -k all"
 
 clean:
-	find module helpers samples drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
-		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
+	find module helpers samples tests/modules drivers \( -name '*.o' \
+		-o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.symvers' \
 		-o -name 'modules.order' -o -name '.*.d' \) -delete
 	rm -rf module/.tmp_versions helpers/.tmp_versions samples/.tmp_versions \
+		tests/modules/.tmp_versions \
 		drivers/fakenbd/.tmp_versions $(BUILD)
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module helpers samples drivers tool guest-progs run check guest \
+.PHONY: all prereqs module helpers samples testmods drivers tool guest-progs \
+	run check guest \
 	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
 	install-fallback uninstall \

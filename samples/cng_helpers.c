@@ -2,7 +2,7 @@
 /*
  * Every kind of typed attribute of the helper layer
  * (configfs-ng-helpers.h), with its options, in a simple group whose
- * children are groups: the fixture of tests/guest/helpers_attrs.c. Uses
+ * children are groups: the fixture of tests/helpers/helpers_attrs.c. Uses
  * the helpers alone (configfs_helpers.ko), so it loads on stock
  * configfs.ko too.
  *

@@ -56,7 +56,7 @@ echo "bench/fakenbd-in-guest.sh $tmo" > "$out/bench.list"
 
 echo "bench-fakenbd: building the initramfs" >&2
 LIST=$out/bench.list EXTRA_LIST=$TOP/bench/fakenbd.list \
-	"$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+	"$TOP/tests/harness/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 
 # The export lives in the guest's memory, next to an initramfs that
 # carries fio's libraries: more than the test suite's 1 GiB.
@@ -65,7 +65,7 @@ echo "bench-fakenbd: booting (rounds=$rounds, runtime=${runtime}s," \
 	"export ${size_mb} MiB)" >&2
 rm -rf "$out/run"
 QEMU_MEM=${QEMU_MEM:-$((size_mb + 1280))} \
-"$TOP/tests/qemu/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
+"$TOP/tests/harness/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
 	--initrd "$out/initramfs.cpio.gz" --list "$out/bench.list" \
 	--configfs ours --out "$out/run" --label "bench-fakenbd:" \
 	--append "slub_debug=- page_poison=0 init_on_free=0" |

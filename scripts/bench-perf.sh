@@ -51,8 +51,8 @@ CFG
 echo "bench/perf-in-guest.sh 3600" > "$out/perf.list"
 
 LIST=$out/perf.list EXTRA_LIST=$out/initramfs.list \
-	"$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz"
-"$TOP/tests/qemu/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
+	"$TOP/tests/harness/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+"$TOP/tests/harness/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
 	--initrd "$out/initramfs.cpio.gz" --list "$out/perf.list" \
 	--configfs ours --out "$out/run" --label "perf:" \
 	--append "slub_debug=- page_poison=0 init_on_free=0" > "$out/run.tap"

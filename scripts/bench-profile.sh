@@ -29,8 +29,8 @@ LIST
 echo "bench/profile-in-guest.sh 3600" > "$out/profile.list"
 
 LIST=$out/profile.list EXTRA_LIST=$out/initramfs.list \
-	"$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz"
-"$TOP/tests/qemu/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
+	"$TOP/tests/harness/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+"$TOP/tests/harness/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
 	--initrd "$out/initramfs.cpio.gz" --list "$out/profile.list" \
 	--configfs ours --out "$out/run" --label "profile:" \
 	--append "slub_debug=- page_poison=0 init_on_free=0" | tee "$out/run.tap"

@@ -13,8 +13,9 @@
 # BENCH_TWIN_N (items of the sysfs twin), BENCH_OUT (where the results go:
 # build/bench, or build/bench-quick with QUICK, so that a quick run keeps
 # the last full one), MODULE_KO (our module; a missing one is skipped),
-# SAMPLES_DIR, BENCH_GUEST (the guest script: bench/million-in-guest.sh
-# runs ours alone at a large N; give it QEMU_MEM).
+# SAMPLES_DIR, TESTMODS_DIR, BENCH_GUEST (the guest script:
+# bench/million-in-guest.sh runs ours alone at a large N; give it
+# QEMU_MEM).
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 
@@ -39,15 +40,16 @@ twin_n=${BENCH_TWIN_N:-$twin_n}
 cursors=${BENCH_CURSORS:-$cursors}
 
 : "${MODULE_KO:=$TOP/module/configfs.ko}" "${SAMPLES_DIR:=$BUILD/samples}"
+: "${TESTMODS_DIR:=$BUILD/testmods}"
 if [ "$MODULE_KO" != /dev/null ] && [ ! -f "$MODULE_KO" ]; then
 	echo "bench: $MODULE_KO is missing; ours will be skipped" >&2
 	MODULE_KO=/dev/null
 fi
-if [ ! -f "$SAMPLES_DIR/cng_bench.ko" ]; then
-	echo "bench: $SAMPLES_DIR/cng_bench.ko is missing (make samples)" >&2
+if [ ! -f "$TESTMODS_DIR/cng_bench.ko" ]; then
+	echo "bench: $TESTMODS_DIR/cng_bench.ko is missing (make testmods)" >&2
 	exit 1
 fi
-export MODULE_KO SAMPLES_DIR
+export MODULE_KO SAMPLES_DIR TESTMODS_DIR
 
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	-o "$out/cng_bench_driver" "$TOP/bench/cng_bench_driver.c"
@@ -72,7 +74,7 @@ echo "${BENCH_GUEST:-bench/run-in-guest.sh} $tmo" > "$out/bench.list"
 
 echo "bench: building the initramfs" >&2
 LIST=$out/bench.list EXTRA_LIST=$TOP/bench/initramfs.list \
-	"$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+	"$TOP/tests/harness/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 
 # Benchmarks run without the debugging allocator of the test suite: it
 # changes both the times and the sizes. slab_nomerge keeps each cache on
@@ -80,7 +82,7 @@ LIST=$out/bench.list EXTRA_LIST=$TOP/bench/initramfs.list \
 t0=$(date +%s)
 echo "bench: booting (rounds=$rounds, N=$ns)" >&2
 rm -rf "$out/run"
-"$TOP/tests/qemu/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
+"$TOP/tests/harness/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
 	--initrd "$out/initramfs.cpio.gz" --list "$out/bench.list" \
 	--configfs stock --out "$out/run" --label "bench:" \
 	--append "slub_debug=- page_poison=0 init_on_free=0 slab_nomerge" |

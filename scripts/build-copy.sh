@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the module, the helpers, the samples and fakenbd against another
-# kernel tree,
+# Build the module, the helpers, the samples, the test modules and
+# fakenbd against another kernel tree,
 # in copies of their directories (and of include/, which they use), so
 # that the build in place for the Makefile's kernel is left alone. Used by
 # scripts/check-debug.sh (the debug kernel) and scripts/check-kernel.sh
 # (the second kernel). Leaves DEST/module/configfs.ko,
 # DEST/helpers/configfs_helpers.ko, and what the kernel built of the
-# others in DEST/samples.ko/ and DEST/drivers.ko/.
+# others in DEST/samples.ko/, DEST/testmods.ko/ and DEST/drivers.ko/.
 #
 # Usage: build-copy.sh KDIR DEST   (environment: TOP)
 set -eu
@@ -16,8 +16,9 @@ set -eu
 kdir=$1 dest=$2
 
 mkdir -p "$dest"
-for d in module helpers samples include drivers; do
+for d in module helpers samples include drivers tests/modules; do
 	rm -rf "${dest:?}/$d"
+	mkdir -p "$(dirname "$dest/$d")"
 	cp -a "$TOP/$d" "$dest/$d"
 	find "$dest/$d" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
 		-o -name '*.mod*' -o -name '*.symvers' -o -name modules.order \) \
@@ -27,10 +28,12 @@ syms="KBUILD_EXTRA_SYMBOLS=$dest/module/Module.symvers $dest/helpers/Module.symv
 make -C "$kdir" M="$dest/module" W=1 KCFLAGS=-Werror modules
 make -C "$kdir" M="$dest/helpers" W=1 KCFLAGS=-Werror modules
 make -C "$kdir" M="$dest/samples" W=1 KCFLAGS=-Werror "$syms" modules
+make -C "$kdir" M="$dest/tests/modules" W=1 KCFLAGS=-Werror "$syms" modules
 make -C "$kdir" M="$dest/drivers/fakenbd" W=1 KCFLAGS=-Werror "$syms" modules
 # What this kernel built (cng_slot is 6.1's, cng_visible 6.12's).
-for d in samples drivers/fakenbd; do
-	out=$dest/${d%%/*}.ko
+for d in samples:samples tests/modules:testmods drivers/fakenbd:drivers; do
+	out=$dest/${d#*:}.ko
+	d=${d%%:*}
 	rm -rf "$out"
 	mkdir -p "$out"
 	sed "s|.*/||; s|^|$dest/$d/|; s/\.o\$/.ko/" "$dest/$d/modules.order" |

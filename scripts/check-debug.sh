@@ -6,7 +6,7 @@
 # kmemleak, DEBUG_OBJECTS, ...) built from Debian's linux-source by
 # scripts/debug-kernel.sh, once per module named in $CONFIGFS (ours, and
 # stock: the configfs.ko of the same debug tree), then the runner's debug
-# self-test. TAP with a plan on stdout, for scripts/check.sh.
+# self-test. TAP with a plan on stdout, for tests/harness/check.sh.
 #
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
 # lists below; a list named and missing fails); DEBUG_SELFTEST=0 (no
@@ -16,12 +16,12 @@ set -u
 out=${CHECK_OUT:-$BUILD/check}/debug
 dbuild=$out/build	# under CHECK_OUT, so parallel runs do not collide
 mkdir -p "$out" "$dbuild"
-# A name is tests/guest/NAME.list; a path (with a /) is from the top.
+# A name is tests/AREA/NAME.list; a path (with a /) is from the top.
 lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module
 	16-faults 17-extensions 17-helpers 19-hostile
-	tests/qemu/debug-clients.list tests/qemu/debug-fuzz.list"}
-# shellcheck source=scripts/tap-lib.sh
-. "$TOP/scripts/tap-lib.sh"
+	tests/clients/debug-clients.list tests/fuzz/debug-fuzz.list"}
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 
 
 # A list named and missing is a failure, not a smaller suite; checked
@@ -44,6 +44,7 @@ tap_ok debug:build_module_and_samples
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
+export TESTMODS_DIR=$dbuild/testmods.ko
 export DRIVERS_DIR=$dbuild/drivers.ko
 export HELPERS_KO=$dbuild/helpers/configfs_helpers.ko
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
@@ -55,8 +56,8 @@ ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
 # (TCG runs a guest on about one core; make check's host has two): its
 # verdicts are read once the suites are done.
 selftest_guest() {
-	LABEL="debug-selftest:" "$TOP/scripts/guest-suite.sh" "${CONFIGFS%% *}" \
-		"$TOP/tests/qemu/selftest-debug.list" "$out/selftest" \
+	LABEL="debug-selftest:" "$TOP/tests/harness/guest-suite.sh" "${CONFIGFS%% *}" \
+		"$TOP/tests/harness/selftest-debug.list" "$out/selftest" \
 		> "$out/selftest.tap" 2>&1
 }
 if [ "${DEBUG_SELFTEST:-1}" != 0 ]; then
@@ -68,7 +69,7 @@ ncf=0
 for cf in ${CONFIGFS:-ours stock}; do
 	echo "# debug kernel suite on $cf configfs"
 	tap_stream "debug_suite_on_$cf" env LABEL="debug-$cf:" \
-		"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
+		"$TOP/tests/harness/guest-suite.sh" "$cf" "$out/check.list" \
 		"$out/guest-$cf"
 	ncf=$((ncf + 1))
 done

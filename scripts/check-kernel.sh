@@ -12,11 +12,11 @@
 # Usage: check-kernel.sh [KVER]   (default: the newest 6.12 of Debian 12
 # that apt knows, asked once a day)
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; KERNEL_LISTS (default:
-# the lists below; a name is tests/guest/NAME.list, a path is from the top).
+# the lists below; a name is tests/AREA/NAME.list, a path is from the top).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
-# shellcheck source=scripts/tap-lib.sh
-. "$TOP/scripts/tap-lib.sh"
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 lists=${KERNEL_LISTS:-"00-smoke 05-abi 10-conformance 12-better
 	13-differences 17-extensions 17-helpers 18-fakenbd 20-clients"}
 
@@ -71,6 +71,7 @@ fi
 
 export KERNEL=$K2_KIMG/boot/vmlinuz-$kver KIMG=$K2_KIMG KVER=$kver
 export MODULE_KO=$kbuild/module/configfs.ko SAMPLES_DIR=$kbuild/samples.ko
+export TESTMODS_DIR=$kbuild/testmods.ko
 export DRIVERS_DIR=$kbuild/drivers.ko
 export HELPERS_KO=$kbuild/helpers/configfs_helpers.ko
 
@@ -79,7 +80,7 @@ ncf=0
 echo "# $label suites on $CONFIGFS configfs, at once"
 for cf in ${CONFIGFS:-ours stock}; do
 	tap_start "$out/guest-$cf.tap" env LABEL="$label-$cf:" \
-		"$TOP/scripts/guest-suite.sh" "$cf" "$out/check.list" \
+		"$TOP/tests/harness/guest-suite.sh" "$cf" "$out/check.list" \
 		"$out/guest-$cf"
 done
 wait

@@ -11,8 +11,8 @@
 # Environment: TOP, BUILD, CNG_CACHE, KVER, CONFIGFS.
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}" "${KVER:?}"
-# shellcheck source=scripts/tap-lib.sh
-. "$TOP/scripts/tap-lib.sh"
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 out=${CHECK_OUT:-$BUILD/check}/targetcli
 tcli=$CNG_CACHE/targetcli
 mkdir -p "$out"

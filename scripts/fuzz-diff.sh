@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Differential fuzzing, ours against stock: one guest boot runs
-# tests/guest/fuzz_diff, which runs every seed on both modules (it swaps
+# tests/fuzz/fuzz_diff, which runs every seed on both modules (it swaps
 # configfs under the mount), compares, and shrinks each differing seed to
 # a minimal reproducer of shell commands. A third of the seeds mix
 # operations as root and as uid 1000. Then CONC concurrent seeds, PROCS
@@ -24,7 +24,7 @@ out=${FUZZ_OUT:-$BUILD/fuzz}
 rm -rf "$out"
 mkdir -p "$out"
 # The list must live in the tree (run.sh and init read it); removed after.
-list=$TOP/tests/qemu/zz-fuzz-$$.list
+list=$TOP/tests/harness/zz-fuzz-$$.list
 trap 'rm -f "$list"' EXIT
 # One process runs the job; concurrent seeds run on two CPUs.
 export QEMU_SMP=${QEMU_SMP:-$((conc > 0 ? 2 : 1))}
@@ -53,7 +53,7 @@ for ((s = first; s < first + conc; s += chunk)); do
 	echo "fuzz_diff $((n * procs * nops / 30 + n * 4 + 120))" >> "$list"
 done
 echo "file /tests/fuzz.job $out/fuzz.job 0644" > "$out/initramfs.list"
-EXTRA_LIST=$out/initramfs.list "$TOP/scripts/guest-suite.sh" ours "$list" \
+EXTRA_LIST=$out/initramfs.list "$TOP/tests/harness/guest-suite.sh" ours "$list" \
 	"$out/guest" | tee "$out/fuzz.tap"
 rc=${PIPESTATUS[0]}
 echo "# summary:"

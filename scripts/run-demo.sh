@@ -10,7 +10,7 @@ set -eu
 out=$BUILD/run
 mkdir -p "$out"
 : > "$out/empty.list"
-LIST=$out/empty.list "$TOP/tests/qemu/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+LIST=$out/empty.list "$TOP/tests/harness/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 if [ -t 0 ]; then
 	mode=run
 	bound=

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make soak: tests/guest/soak.sh for MINUTES minutes (default 30), one boot
+# make soak: tests/soak/soak.sh for MINUTES minutes (default 30), one boot
 # per module of $CONFIGFS (ours and stock, at once, as the guest suites),
 # so that a leak of stock's shows as stock's. TAP on stdout: each guest's
 # stream, then a summary line per module from its "# soak-summary:" line
@@ -15,8 +15,8 @@ set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 minutes=${1:-30}
 out=${SOAK_OUT:-$BUILD/soak}
-# shellcheck source=scripts/tap-lib.sh
-. "$TOP/scripts/tap-lib.sh"
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 case $minutes in
 ''|*[!0-9]*|0)
 	echo "soak.sh: MINUTES must be a whole number above 0" >&2
@@ -32,7 +32,7 @@ echo "TAP version 13"
 echo "# soak for $minutes min on $CONFIGFS configfs, at once"
 for cf in $CONFIGFS; do
 	APPEND="cng.soak_secs=$((minutes * 60))" tap_start "$out/$cf.tap" \
-		"$TOP/scripts/guest-suite.sh" "$cf" "$out/soak.list" "$out/$cf"
+		"$TOP/tests/harness/guest-suite.sh" "$cf" "$out/soak.list" "$out/$cf"
 done
 wait
 for cf in $CONFIGFS; do

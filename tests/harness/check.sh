@@ -1,0 +1,345 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every check of `make check`, as one TAP stream ending in
+# "N passed, N failed". With "lint", the static checks alone; with "guest",
+# the guest suites alone (every tests/*/NN-*.list, or $LIST); with
+# "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
+# with "kernel", the second kernel alone (scripts/check-kernel.sh).
+#
+# Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
+# host tests, the guest suite once per module named in $CONFIGFS
+# ("ours", "stock"), the second kernel's build, ABI and suites
+# (scripts/check-kernel.sh),
+# 300 seeds of the differential fuzzer (ours against stock, one boot)
+# and 20 concurrent seeds of 4 processes,
+# one round of the benchmark's quick set, the demo of `make run`, the
+# runner's self-test, and the debug kernel suites. Expects the environment of the top Makefile
+# (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
+#
+# Each script's TAP is counted against its plan, and a script that fails
+# without a failing result fails the run (tests/harness/tap-lib.sh); then
+# tests/harness/tap-judge.sh fails any skip and any kernel report that
+# tests/harness/expected.list does not expect. Expected failures count apart.
+set -u
+
+: "${TOP:?run me through make}" "${BUILD:?}" "${KDIR:?}" "${KIMG:?}"
+only=${1:-all}
+t0=$(date +%s)
+out=${CHECK_OUT:-$BUILD/check}	# two runs at once need two of these
+rm -rf "$out"
+mkdir -p "$out"
+counter=$out/counter
+echo "0 0 0 0 0" > "$counter"
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
+
+# Renumber a TAP stream into ours and count its top-level results. Every
+# stream with a plan went through tap_stream, which made the plan a
+# comment: a plan that arrives here was counted by nothing, and fails.
+tap() {
+	local line n p f s x
+	while IFS= read -r line; do
+		read -r n p f s x < "$counter"
+		case $line in
+		[0-9]*..[0-9]*)
+			line="not ok 1 plan_of_an_unaccounted_stream # $line"
+			;;
+		esac
+		case $line in
+		'ok '*|'not ok '*)
+			n=$((n + 1))
+			case $line in
+			'not ok '*'# TODO'*)
+				x=$((x + 1)); line="not ok $n ${line#not ok * }" ;;
+			'not ok '*) f=$((f + 1)); line="not ok $n ${line#not ok * }" ;;
+			*'# SKIP'*) s=$((s + 1)); line="ok $n ${line#ok * }" ;;
+			*) p=$((p + 1)); line="ok $n ${line#ok * }" ;;
+			esac
+			echo "$n $p $f $s $x" > "$counter"
+			;;
+		esac
+		printf '%s\n' "$line"
+	done
+}
+
+# step NAME CMD...: run CMD as one test; its output becomes diagnostics.
+step() {
+	local name=$1 log=$out/$1.log
+	shift
+	if "$@" > "$log" 2>&1; then
+		echo "ok 1 $name"
+	else
+		sed 's/^/    # /' "$log" | tail -n 60
+		echo "not ok 1 $name"
+	fi
+}
+
+# What a client links to: our module's exports and the helpers'.
+client_syms="$TOP/module/Module.symvers $TOP/helpers/Module.symvers"
+
+lint_build() {
+	make -C "$KDIR" M="$TOP/module" W=1 KCFLAGS=-Werror modules &&
+	make -C "$KDIR" M="$TOP/helpers" W=1 KCFLAGS=-Werror modules &&
+	make -C "$KDIR" M="$TOP/drivers/fakenbd" W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules
+}
+
+lint_sparse() {
+	local log=$out/sparse.out
+	{ make -C "$KDIR" M="$TOP/module" C=2 modules &&
+	  make -C "$KDIR" M="$TOP/helpers" C=2 modules &&
+	  make -C "$KDIR" M="$TOP/samples" C=2 \
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules &&
+	  make -C "$KDIR" M="$TOP/tests/modules" C=2 \
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules &&
+	  make -C "$KDIR" M="$TOP/drivers/fakenbd" C=2 \
+		KBUILD_EXTRA_SYMBOLS="$client_syms" modules; } \
+		> "$log" 2>&1 || {
+		cat "$log"; return 1; }
+	if grep -E 'warning:|error:' "$log"; then return 1; fi
+}
+
+lint_checkpatch() {
+	local cp=$KSRC/scripts/checkpatch.pl files spelling
+	files=$(cd "$TOP" && git ls-files '*.c' '*.h' 2>/dev/null)
+	[ -n "$files" ] || files=$(cd "$TOP" && find module helpers samples drivers tools \
+		tests bench -name '*.[ch]' 2>/dev/null)
+	spelling=$(/usr/bin/python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
+	# Kernel names codespell takes for typos (iput, the VFS's inode put).
+	if [ -n "$spelling" ]; then
+		grep -v -E '^(iput)->' "$spelling" > "$out/codespell.txt"
+		spelling=$out/codespell.txt
+	fi
+	# Two at a time, in batches: checkpatch is slow and single-threaded.
+	# shellcheck disable=SC2086
+	(cd "$TOP" && printf '%s\n' $files | xargs -P 2 -n 10 \
+		perl "$cp" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		${spelling:+--codespell --codespellfile "$spelling"} -f)
+}
+
+# The tree's shell scripts, by name or by shebang: of the tracked files,
+# or outside a checkout of every file but build/'s.
+lint_shell_scripts() {
+	local f
+	{ git -C "$TOP" ls-files 2>/dev/null ||
+	  (cd "$TOP" && find . -path ./build -prune -o -type f -print |
+		sed 's|^\./||'); } |
+	while IFS= read -r f; do
+		[ -f "$TOP/$f" ] || continue	# deleted, not yet committed
+		case $f in
+		*.sh)	echo "$f" ;;
+		*)	head -n 1 "$TOP/$f" 2>/dev/null |
+				grep -qE '^#! *(/usr)?/bin/(env +)?(ba|da)?sh\b' &&
+				echo "$f" ;;
+		esac
+	done
+}
+
+# Every shell script through shellcheck, at warning level. The guest's
+# (tests/*, but for the harness's own, and bench) run under busybox's
+# ash, whose dialect is dash's (local included); the others under their shebang's shell. A warning
+# that must stay is disabled on its line, with the reason.
+lint_shellcheck() {
+	local f rc=0
+	local -a guest=() host=()
+	command -v shellcheck > /dev/null ||
+		{ echo "shellcheck: not installed (scripts/prereqs.sh)"; return 1; }
+	while IFS= read -r f; do
+		case $f in
+		tests/harness/runner/*)	guest+=("$f") ;;
+		tests/harness/*|tests/host/*|tests/deb/*|tests/debian/*)
+					host+=("$f") ;;
+		tests/*|bench/*)	guest+=("$f") ;;
+		*)			host+=("$f") ;;
+		esac
+	done < <(lint_shell_scripts)
+	(cd "$TOP" && shellcheck -S warning -f gcc -s dash "${guest[@]}") ||
+		rc=1
+	(cd "$TOP" && shellcheck -S warning -f gcc "${host[@]}") || rc=1
+	return $rc
+}
+
+lint_abi() {
+	"$TOP/scripts/abi-check.sh"
+}
+
+guest_suites() {
+	local cf
+	if [ -n "${LIST:-}" ]; then
+		cp "$LIST" "$out/check.list"
+	else
+		# shellcheck disable=SC2046 # one path a line, none with a space
+		cat $(tap_suite_lists) > "$out/check.list"
+	fi
+	# One guest per module at once: TCG runs a guest on one core.
+	echo "# guest suite on $CONFIGFS configfs, at once"
+	for cf in $CONFIGFS; do
+		tap_start "$out/guest-$cf.tap" "$TOP/tests/harness/guest-suite.sh" \
+			"$cf" "$out/check.list" "$out/guest-$cf"
+	done
+	wait
+	for cf in $CONFIGFS; do
+		echo "# guest suite on $cf configfs"
+		tap_stream "guest_suite_on_$cf" tap_replay "$out/guest-$cf.tap"
+	done
+}
+
+lint_steps() {
+	step lint_module_builds_with_w1_werror lint_build
+	step lint_sparse_reports_nothing lint_sparse
+	step lint_checkpatch_strict_reports_nothing lint_checkpatch
+	step lint_shellcheck_reports_nothing lint_shellcheck
+	if [ -x "$TOP/scripts/abi-check.sh" ]; then
+		step lint_exports_and_crcs_match_stock lint_abi
+	fi
+}
+
+host_tests() {
+	[ -f "$TOP/tests/host/Makefile" ] || return 0
+	echo "# host tests"
+	make -s -C "$TOP/tests/host" check 2>&1 | sed 's/^/    /'
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		echo "ok 1 host_tests"
+	else
+		echo "not ok 1 host_tests"
+	fi
+}
+
+# The benchmark's quick set, one round: the whole of `make bench QUICK=1`
+# (stock, ours and tmpfs in one boot, then the summary and the plot)
+# still works. Times are not judged: every target must have a figure.
+bench_quick_set() {
+	local b=$out/bench sys
+	QUICK=1 BENCH_ROUNDS=1 BENCH_OUT=$b "$TOP/scripts/bench.sh" || return 1
+	grep -q '^## Targets' "$b/summary.md" ||
+		{ echo "bench: no targets table"; return 1; }
+	if grep 'not measured' "$b/summary.md"; then
+		echo "bench: a target has no figure"
+		return 1
+	fi
+	for sys in stock ours tmpfs; do
+		grep -q "^$sys,1,paired,\|^$sys,1,items," "$b/results.csv" ||
+			{ echo "bench: no rows of $sys"; return 1; }
+	done
+	[ "$(head -c 4 "$b/mkdir.png" | tail -c 3)" = PNG ] ||
+		{ echo "bench: no plot"; return 1; }
+}
+
+# `make run` without a terminal: the demo's tour runs to its end, each
+# step does what the transcript in the README shows, and the kernel
+# printed no report (the console shows warnings for this run).
+demo_runs() {
+	local log=$out/demo.log want
+	DEMO_APPEND="loglevel=5" "$TOP/scripts/run-demo.sh" < /dev/null \
+		> "$log" 2>&1 || { tail -20 "$log"; return 1; }
+	for want in "reason: rw: 'maybe' is not one of 0, 1" \
+		"fakenbd/live/disk1/connected:1" \
+		"reason: connect 127.0.0.1:10999: connection refused" \
+		"configured through configfs" \
+		"reason: disk1 is open or mounted: unmount or close it first" \
+		"Permission denied" \
+		"mkdir fakenbd/live/disk1" \
+		"fakenbd/live/disk1/disk:disk1" \
+		"reboot: Power down"; do
+		grep -qF -- "$want" "$log" ||
+			{ echo "demo: no line with: $want"; tail -20 "$log"; return 1; }
+	done
+	if grep -E 'BUG|WARNING|Oops|Call Trace|leak' "$log"; then
+		echo "demo: the kernel reported a problem"
+		return 1
+	fi
+}
+
+runner_selftest() {
+	echo "# the runner's self-test"
+	tap_stream runner_selftest "$TOP/tests/harness/runner-selftest.sh" \
+		"${CONFIGFS%% *}" "$out/runner-selftest"
+}
+
+# The second kernel (scripts/check-kernel.sh): not when make was given a
+# KVER (SECOND_KVER=none), which checks that kernel alone.
+second_kernel() {
+	[ "${SECOND_KVER:-}" = none ] && return 0
+	echo "# the second kernel"
+	tap_stream second_kernel "$TOP/scripts/check-kernel.sh" \
+		${SECOND_KVER:+"$SECOND_KVER"}
+}
+
+# make check runs the debug suites on its first module only, and without
+# 19-hostile (which the Debian kernel's suites run on both modules), to
+# stay within its time budget; make check-debug runs them all on every
+# module of CONFIGFS.
+# shellcheck disable=SC2120 # make check gives its module, through timed
+debug_suites() {
+	local lists="10-conformance 12-better 13-differences 15-module
+		16-faults 17-extensions 17-helpers
+		tests/clients/debug-clients.list tests/fuzz/debug-fuzz.list"
+	echo "# debug kernel suites"
+	if [ -n "${1:-}" ]; then
+		lists=${DEBUG_LISTS:-$lists}
+	else
+		lists=${DEBUG_LISTS:-}
+	fi
+	# An empty DEBUG_LISTS is check-debug.sh's default.
+	tap_stream debug_suites env CONFIGFS="${1:-$CONFIGFS}" \
+		DEBUG_LISTS="$lists" "$TOP/scripts/check-debug.sh"
+}
+
+# make deb: both packages build from a copy of the tree and lintian has
+# nothing unexplained to say (about 30 s). Their life in a Debian guest
+# is make check-deb's (scripts/check-deb.sh), too long for make check.
+deb_packages() {
+	DEB_OUT=$out/deb "$TOP/scripts/mkdeb.sh"
+}
+
+# What the built packages' maintainer scripts, unit and DKMS files do
+# about upgrades, removal, the fallback to stock and the initramfs
+# (issue 33), read from the .debs without installing them (about 1 s).
+deb_contents() {
+	echo "# the packages' scripts and files (scripts/deb-contents.sh)"
+	tap_stream deb_contents "$TOP/scripts/deb-contents.sh" "$out/deb"
+}
+
+fuzz_steps() {
+	echo "# differential fuzzing, ours against stock"
+	FUZZ_OUT=$out/fuzz CONC=20 PROCS=4 tap_stream fuzz_ours_vs_stock \
+		"$TOP/scripts/fuzz-diff.sh" 300 0 60
+}
+
+# timed CMD...: run CMD, then say how long it took (where the budget goes).
+timed() {
+	local t=$SECONDS
+	"$@"
+	echo "# time: $* took $((SECONDS - t)) s"
+}
+
+{
+	echo "TAP version 13"
+	case $only in
+	lint)	lint_steps ;;
+	guest)	guest_suites ;;
+	debug)	debug_suites ;;
+	kernel)	second_kernel ;;
+	targetcli)
+		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
+	*)	timed lint_steps
+		timed host_tests
+		timed step deb_packages_build_lintian_clean deb_packages
+		timed deb_contents
+		timed guest_suites
+		timed second_kernel
+		timed fuzz_steps
+		timed step bench_quick_set_reports_every_target bench_quick_set
+		timed step demo_of_make_run_runs_to_its_end demo_runs
+		timed runner_selftest
+		timed debug_suites "${CONFIGFS%% *}" ;;
+	esac
+} | "$TOP/tests/harness/tap-judge.sh" | tap
+
+read -r n p f s x < "$counter"
+echo "1..$n"
+echo "# wall time: $(( $(date +%s) - t0 )) s"
+echo "$p passed, $f failed, $s skipped (as expected), $x expected failures"
+[ "$f" -eq 0 ] && [ "$n" -gt 0 ]
