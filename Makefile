@@ -127,9 +127,10 @@ $(GUEST_PROGS): $(wildcard tests/lib/*.h $(addsuffix *.h,$(GUEST_AREAS)))
 # better_runas includes the library's conf_sys.c whole.
 $(BUILD)/tests/bin/better_runas: tests/lib/conf_sys.c
 
-# The differential fuzzer is two files; fuzz_diff/ is out of the wildcard.
+# The differential fuzzer is two files; diff/ is out of the wildcard (a
+# folder named as a list entry would shadow the program in the guest).
 $(BUILD)/tests/bin/fuzz_diff: tests/fuzz/fuzz_diff.c \
-		tests/fuzz/fuzz_diff/conc.c tests/fuzz/fuzz_diff/fuzz_diff.h
+		tests/fuzz/diff/conc.c tests/fuzz/diff/fuzz_diff.h
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Itests/lib -static -pthread -o $@ \
 		$(filter %.c,$^) -lrt

@@ -24,7 +24,7 @@
  * "seeds FIRST COUNT NOPS [SHRINK [off=ROWS]]",
  * SHRINK the number of differing seeds to shrink (3), ROWS a comma list
  * of rules to turn off, to show that each is needed (rows 1 and 5 stay),
- * or "conc FIRST COUNT NOPS PROCS" for concurrent sequences (fuzz/conc.c).
+ * or "conc FIRST COUNT NOPS PROCS" for concurrent sequences (diff/conc.c).
  * Without it, the short form: "seeds 0 200 60 3". Diagnostics: "# fz ops
  * MODULE N", "# fz user ops MODULE N denied N", "# fz rule MODULE ROW
  * NAME COUNT", "# fz seed N differs", then the reproducers; "# fz conc
@@ -53,7 +53,7 @@
 #include <sys/utsname.h>
 #include <sys/xattr.h>
 
-#include "fuzz_diff/fuzz_diff.h"
+#include "diff/fuzz_diff.h"
 
 #define JOB_FILE	"/tests/fuzz.job"
 #define JOB_NEXT	"/tmp/fuzz.next"	/* the job line the next run takes */
