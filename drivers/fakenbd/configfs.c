@@ -266,9 +266,11 @@ static ssize_t fakenbd_item_connect_store(struct config_item *item,
 	}
 	mutex_lock(&fi->lock);
 	if (fi->dev || fi->connecting) {
+		const char *why_busy = fi->dev ? "the disk is live" :
+						 "a connect is under way";
+
 		mutex_unlock(&fi->lock);
-		cfgng_report(item, "connect: %s", fi->dev ?
-			     "the disk is live" : "a connect is under way");
+		cfgng_report(item, "connect: %s", why_busy);
 		return -EBUSY;
 	}
 	if (!on || fi->session) {
