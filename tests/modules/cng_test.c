@@ -183,6 +183,8 @@ static void cng_check_live(struct cng_obj *obj, const char *what)
 	if (READ_ONCE(obj->dropped)) {
 		atomic_inc(&cng_late);
 		cng_event("late %s %s", what, obj->path);
+		/* the event log may be full after a long race: say it here */
+		pr_notice_ratelimited("cng_test: late %s %s\n", what, obj->path);
 	}
 }
 
