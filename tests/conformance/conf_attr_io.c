@@ -10,7 +10,7 @@
  *       `-- io/      data (RW), name (RO), big (RO), wo (WO), store_ret,
  *                    show_ret
  */
-#include "ktap.h"
+#include "guest.h"
 
 #define IO	T "/items/io"
 
@@ -427,7 +427,7 @@ static bool t_name_is_item_name(void)
 	return true;
 }
 
-static const struct tcase cases[] = {
+static const struct ktap_case cases[] = {
 	{ "text_attr_modes_and_size_match_declaration", t_modes },
 	{ "open_ro_attr_for_write_fails_eacces", t_ro_open_write },
 	{ "open_wo_attr_for_read_fails_eacces", t_wo_open_read },
@@ -461,12 +461,12 @@ int main(void)
 {
 	if (cng_load() ||
 	    sh("mkdir " IO)) {
-		printf("KTAP version 1\n1..0 # SKIP setup failed\n");
+		ktap_skip_all("setup failed");
 		sh("rmmod cng_test");
 		return 1;
 	}
 	run_cases(cases, ARRAY_SIZE(cases));
 	if (sh("rmdir " IO) || sh("rmmod cng_test"))
 		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return ktap_exit_status();
 }

@@ -9,7 +9,7 @@
  *       `-- bin/     blob (RW, max 10000), blob_small (RO, max 16),
  *                    blob_wo (WO, max 64), bin_ret
  */
-#include "ktap.h"
+#include "guest.h"
 
 #define BIN	T "/items/bin"
 #define BLOB	BIN "/blob"
@@ -335,7 +335,7 @@ static bool t_two_opens_two_writes(void)
 	return true;
 }
 
-static const struct tcase cases[] = {
+static const struct ktap_case cases[] = {
 	{ "bin_attr_modes_and_zero_size", t_modes },
 	{ "bin_open_against_mode_fails_eacces", t_open_modes },
 	{ "bin_read_of_empty_blob_sizes_once_returns_0", t_empty_read },
@@ -364,12 +364,12 @@ int main(void)
 {
 	if (cng_load() ||
 	    sh("mkdir " BIN)) {
-		printf("KTAP version 1\n1..0 # SKIP setup failed\n");
+		ktap_skip_all("setup failed");
 		sh("rmmod cng_test");
 		return 1;
 	}
 	run_cases(cases, ARRAY_SIZE(cases));
 	if (sh("rmdir " BIN) || sh("rmmod cng_test"))
 		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return ktap_exit_status();
 }

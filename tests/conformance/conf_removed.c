@@ -17,7 +17,7 @@
 #include <dirent.h>
 #include <sys/syscall.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define GONE	T "/items/gone"
 
@@ -183,7 +183,7 @@ static bool t_reuse_name(void)
 	return true;
 }
 
-static const struct tcase cases[] = {
+static const struct ktap_case cases[] = {
 	{ "open_files_on_removed_item_fail_cleanly", t_item_files },
 	{ "cwd_in_removed_item_fails_cleanly", t_item_cwd },
 	{ "open_files_and_cwd_on_unregistered_group_fail_cleanly",

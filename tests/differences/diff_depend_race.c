@@ -15,7 +15,7 @@
  *                       by another
  */
 #define _GNU_SOURCE
-#include "ktap.h"
+#include "guest.h"
 #include "race_lib.h"
 
 #define A	T "/items/a"
@@ -57,7 +57,7 @@ static bool depend_racing_rmdir_of_item_does_not_oops(void)
 
 int main(void)
 {
-	static const struct tcase cases[] = {
+	static const struct ktap_case cases[] = {
 		{ "depend_racing_rmdir_of_item_does_not_oops",
 		  depend_racing_rmdir_of_item_does_not_oops },
 	};

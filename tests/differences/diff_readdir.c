@@ -21,7 +21,7 @@
 #include <dirent.h>
 #include <sys/syscall.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define N1	T "/n1"
 #define ITEMS	T "/items"
@@ -282,49 +282,42 @@ static bool t_remade(void)
 
 int main(void)
 {
-	int base, failed = 0;
+	const char *same = on_stock() ? "stock behaves the same" : NULL;
+	char differs[sizeof(stock_saw) + 64];
+	int base;
 	bool ok;
 
 	if (cng_load()) {
-		printf("KTAP version 1\n1..0 # SKIP insmod failed\n");
+		ktap_skip_all("insmod failed");
 		return 1;
 	}
 	base = read_int(T "/live");
 	EXPECT(!mkdir(ITEMS "/x", 0755));
-	printf("KTAP version 1\n1..3\n");
-	fflush(stdout);
+	ktap_plan(3);
 
 	case_failed = false;
 	ok = t_order() && !case_failed;
-	printf("%sok 1 readdir_attrs_in_type_order_then_children_oldest_first",
-	       ok ? "" : "not ");
-	if (ok && on_stock())
-		printf(" # SKIP expected to differ on stock: %s", stock_saw);
-	printf("\n");
-	failed += !ok;
+	snprintf(differs, sizeof(differs),
+		 "SKIP expected to differ on stock: %s", stock_saw);
+	ktap_result(1, "readdir_attrs_in_type_order_then_children_oldest_first",
+		    ok, on_stock() ? differs : NULL);
 
 	case_failed = false;
 	ok = t_interrupted() && !case_failed;
-	printf("%sok 2 readdir_interrupted_by_changes_repeats_no_survivor%s\n",
-	       ok ? "" : "not ", ok && on_stock() ?
-	       " # stock behaves the same" : "");
-	failed += !ok;
+	ktap_result(2, "readdir_interrupted_by_changes_repeats_no_survivor",
+		    ok, same);
 
 	case_failed = false;
 	ok = t_remade() && !case_failed;
-	printf("%sok 3 readdir_lists_a_name_remade_during_it_once%s\n",
-	       ok ? "" : "not ", ok && on_stock() ?
-	       " # stock behaves the same" : "");
-	failed += !ok;
-	fflush(stdout);
+	ktap_result(3, "readdir_lists_a_name_remade_during_it_once", ok, same);
 
 	rmdir(ITEMS "/x");
 	if (read_int(T "/live") != base) {
 		say("objects not released: %d, want %d", read_int(T "/live"),
 		    base);
-		failed++;
+		ktap_failed++;
 	}
 	if (sh("rmmod cng_test"))
-		failed++;
-	return failed ? 1 : 0;
+		ktap_failed++;
+	return ktap_exit_status();
 }

@@ -14,7 +14,7 @@
  *       `-- l -> ../a   linked and unlinked over and over by another
  */
 #define _GNU_SOURCE
-#include "ktap.h"
+#include "guest.h"
 #include "race_lib.h"
 
 #define A	T "/items/a"
@@ -59,7 +59,7 @@ static bool symlink_racing_rmdir_of_target_uses_no_freed_item(void)
 
 int main(void)
 {
-	static const struct tcase cases[] = {
+	static const struct ktap_case cases[] = {
 		{ "symlink_racing_rmdir_of_target_uses_no_freed_item",
 		  symlink_racing_rmdir_of_target_uses_no_freed_item },
 	};

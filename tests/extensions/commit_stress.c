@@ -26,7 +26,7 @@
 #include <stdatomic.h>
 #include <sys/stat.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define CC	CFS "/cng_commit"
 #define DISKS	CC "/disks"
@@ -283,17 +283,6 @@ static void *kernel_side(void *arg)
 	return arg;
 }
 
-/* One case's line, from what EXPECT() found since the last one. */
-static void verdict(int n, const char *name)
-{
-	bool failed = case_failed;
-
-	printf("%sok %d %s\n", failed ? "not " : "", n, name);
-	if (failed)
-		ktap_failed++;
-	case_failed = false;
-}
-
 static long stat_of(const char *stats, const char *key)
 {
 	const char *p = strstr(stats, key);
@@ -312,14 +301,13 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (on_stock()) {
-		printf("KTAP version 1\n1..0 # SKIP %s\n",
-		       "expected to differ on stock: no committable items");
+		ktap_skip_all("expected to differ on stock: "
+			      "no committable items");
 		return 4;
 	}
 	if (sh("insmod /lib/modules/cng/cng_commit.ko"))
 		return 1;
-	printf("KTAP version 1\n1..3\n");
-	case_failed = false;
+	ktap_plan(3);
 	EXPECT(!mkdir(CC "/hosts/h", 0755));
 	for (i = 0; i < NDISKS; i++) {
 		disk_paths(i, path, live, sizeof(path));
@@ -348,7 +336,7 @@ int main(void)
 	/* Proof that each racer ran: a quiet run proves nothing. */
 	EXPECT(atomic_load(&moves) && atomic_load(&checks) &&
 	       atomic_load(&listings) && atomic_load(&dyn_rounds));
-	verdict(1, "renames_raced_without_anomaly");
+	ktap_case_end(1, "renames_raced_without_anomaly");
 
 	for (i = 0; i < NDISKS; i++) {
 		disk_paths(i, path, live, sizeof(path));
@@ -366,9 +354,9 @@ int main(void)
 	d = stat_of(stats, "dropped_live ");
 	say("stats: commits %ld uncommits %ld live %ld dropped %ld", c, u, l, d);
 	EXPECT(c > 0 && c - u - d == l && l == 0);
-	verdict(2, "client_counts_add_up");
+	ktap_case_end(2, "client_counts_add_up");
 
 	EXPECT(!sh("rmmod cng_commit"));
-	verdict(3, "module_unloads");
-	return ktap_failed ? 1 : 0;
+	ktap_case_end(3, "module_unloads");
+	return ktap_exit_status();
 }

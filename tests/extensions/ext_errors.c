@@ -439,7 +439,7 @@ static bool t_stock_names(void)
 	return true;
 }
 
-static const struct tcase cases[] = {
+static const struct ktap_case cases[] = {
 	{ "bad_value_refused_with_its_reason_on_file_and_item", t_bad_value },
 	{ "next_failure_replaces_the_record", t_next_failure_replaces },
 	{ "next_success_clears_the_record", t_success_clears },

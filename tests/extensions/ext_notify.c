@@ -316,7 +316,7 @@ out:
 	return true;
 }
 
-static const struct tcase cases[] = {
+static const struct ktap_case cases[] = {
 	{ "poll_wakes_once_per_change_and_reread_shows_it", t_poll },
 	{ "inotify_modify_on_file_and_directory_coalesced", t_inotify },
 	{ "poller_wakes_with_error_when_the_item_goes", t_removed_while_polled },

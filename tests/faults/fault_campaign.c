@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 {
 	const struct fault_table *table;
 	const char *skip;
-	char name[128];
+	char name[128], why[256];
 	unsigned int i;
 	int ret;
 
@@ -56,8 +56,9 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (table->stock_differs && on_stock()) {
-		printf("KTAP version 1\n1..0 # SKIP expected to differ on stock: %s\n",
-		       table->stock_differs);
+		snprintf(name, sizeof(name), "expected to differ on stock: %s",
+			 table->stock_differs);
+		ktap_skip_all(name);
 		return 4;
 	}
 	ret = fault_setup();
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
 	if (ret < 0 || table->load())
 		return 1;
 
-	printf("KTAP version 1\n1..%u\n", table->n_ops);
+	ktap_plan(table->n_ops);
 	for (i = 0; i < table->n_ops; i++) {
 		bool ok;
 
@@ -76,15 +77,14 @@ int main(int argc, char **argv)
 		ok = table->op_run(i);
 		skip = table->op_stock_skip ? table->op_stock_skip(i) : NULL;
 		if (!ok && on_stock() && skip) {
-			printf("ok %u %s # SKIP expected to differ on stock: %s\n",
-			       i + 1, name, skip);
+			snprintf(why, sizeof(why),
+				 "SKIP expected to differ on stock: %s", skip);
+			ktap_result(i + 1, name, true, why);
 			continue;
 		}
-		printf("%sok %u %s\n", ok ? "" : "not ", i + 1, name);
-		if (!ok)
-			ktap_failed++;
+		ktap_result(i + 1, name, ok, NULL);
 	}
 	fault_end();
 	ktap_failed += table->unload();
-	return ktap_failed ? 1 : 0;
+	return ktap_exit_status();
 }

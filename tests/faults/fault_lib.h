@@ -20,7 +20,7 @@
 
 #include <sys/mount.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define FAULT_DBG	"/sys/kernel/debug"
 
@@ -53,8 +53,7 @@ static inline int fault_setup(void)
 
 static inline int fault_absent(void)
 {
-	printf("KTAP version 1\n1..0 # SKIP %s\n",
-	       "no /proc/thread-self/fail-nth: no fault injection");
+	ktap_skip_all("no /proc/thread-self/fail-nth: no fault injection");
 	return 4;
 }
 

@@ -1439,13 +1439,13 @@ static bool concurrent_properties_hold_on_stock(void)
 
 int main(void)
 {
-	static const struct tcase cases[] = {
+	static const struct ktap_case cases[] = {
 		{ "every_seed_ran_on_both_modules",
 		  every_seed_ran_on_both_modules },
 		{ "every_seed_same_on_both_modules",
 		  every_seed_same_on_both_modules },
 	};
-	static const struct tcase conc_cases[] = {
+	static const struct ktap_case conc_cases[] = {
 		{ "every_concurrent_seed_ran_on_both_modules",
 		  every_concurrent_seed_ran_on_both_modules },
 		{ "concurrent_properties_hold_on_ours",
@@ -1474,5 +1474,5 @@ int main(void)
 	/* Leave the boot's module loaded, as init expects. */
 	if (!swap_to(boot))
 		return 1;
-	return ktap_failed ? 1 : 0;
+	return ktap_exit_status();
 }

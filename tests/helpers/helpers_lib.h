@@ -20,7 +20,7 @@
 #define _GNU_SOURCE
 #include <sys/xattr.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 static inline int helpers_load(const char *name)
 {

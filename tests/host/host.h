@@ -1,45 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A minimal KTAP harness: each case is a function; EXPECT() records a
- * failure and carries on. What the code under test writes to stderr is
- * captured per case and shown only when the case fails.
+ * The host tests' own additions to the one KTAP harness (tests/lib/ktap.h):
+ * what the code under test writes to stderr is captured per case and shown
+ * only when the case fails (runner.c), and the suites the runner runs.
  */
-#ifndef _KTAP_H
-#define _KTAP_H
+#ifndef HOST_H
+#define HOST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-struct ktap_case {
-	const char *name;
-	void (*fn)(void);
-};
+#include "ktap.h"
 
-#define KTAP_CASE(fn)	{ #fn, fn }
-
-void ktap_fail(const char *file, int line, const char *what);
+/* What the tool wrote to stderr since the case began. */
 const char *ktap_stderr(void);
 void ktap_stderr_reset(void);
 
-#define EXPECT(cond)							\
-	do {								\
-		if (!(cond))						\
-			ktap_fail(__FILE__, __LINE__, #cond);		\
-	} while (0)
+/* Prints @text as diagnostics, each line indented under "# @label:". */
+void ktap_note(const char *label, const char *text);
 
 #define EXPECT_STR(a, b)						\
 	do {								\
 		const char *_a = (a);					\
 		const char *_b = (b);					\
 		if (!_a || !_b || strcmp(_a, _b)) {			\
-			ktap_fail(__FILE__, __LINE__, #a " == " #b);	\
+			ktap_expect(false, #a " == " #b, __FILE__,	\
+				    __LINE__);				\
 			ktap_note("got", _a);				\
 			ktap_note("want", _b);				\
 		}							\
 	} while (0)
-
-void ktap_note(const char *label, const char *text);
 
 /* The tool's write(2) calls, wrapped at link time (test_sys.c). */
 ssize_t __real_write(int fd, const void *buf, size_t len);
@@ -60,4 +51,4 @@ extern const size_t nr_watch_cases;
 extern const struct ktap_case sys_cases[];
 extern const size_t nr_sys_cases;
 
-#endif /* _KTAP_H */
+#endif /* HOST_H */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Runs every host test case and reports in KTAP version 1.
+ * Runs every host test case and reports in KTAP version 1, through the
+ * one harness (tests/lib/ktap.h). A case's stderr is captured, and shown
+ * only when it fails.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,9 +11,8 @@
 #include <unistd.h>
 
 #include "configfs.h"
-#include "ktap.h"
+#include "host.h"
 
-static bool ktap_failed;
 static int ktap_err = -1;	/* the case's captured stderr, O_APPEND */
 static char ktap_err_text[65536];
 static int ktap_real_stderr;
@@ -20,20 +21,13 @@ void ktap_note(const char *label, const char *text)
 {
 	const char *p = text ? text : "(null)";
 
-	dprintf(ktap_real_stderr, "# %s:\n", label);
+	say("%s:", label);
 	while (*p) {
 		const char *nl = strchrnul(p, '\n');
 
-		dprintf(ktap_real_stderr, "#   %.*s\n", (int)(nl - p), p);
+		say("  %.*s", (int)(nl - p), p);
 		p = *nl ? nl + 1 : nl;
 	}
-}
-
-void ktap_fail(const char *file, int line, const char *what)
-{
-	ktap_failed = true;
-	fflush(stdout);
-	dprintf(ktap_real_stderr, "# %s:%d: expected %s\n", file, line, what);
 }
 
 /* What the code under test wrote to stderr since the case began. */
@@ -76,45 +70,42 @@ int main(void)
 		{ watch_cases, &nr_watch_cases },
 		{ sys_cases, &nr_sys_cases },
 	};
-	size_t nr_suites = ARRAY_SIZE(suites);
 	char name[] = "/tmp/ktap-stderr-XXXXXX";
 	size_t total = 0;
-	size_t n = 0;
-	int nr_failed = 0;
+	int n = 0;
 	size_t i;
 	size_t k;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-
+	/* Diagnostics to our stdout, even while a case captures fd 1. */
+	ktap_diag = fdopen(dup(1), "w");
 	ktap_real_stderr = dup(2);
 	ktap_err = mkstemp(name);
-	if (ktap_real_stderr < 0 || ktap_err < 0)
+	if (!ktap_diag || ktap_real_stderr < 0 || ktap_err < 0)
 		return 2;
 	unlink(name);
 	fcntl(ktap_err, F_SETFL, O_APPEND);
-	for (i = 0; i < nr_suites; i++)
+	for (i = 0; i < ARRAY_SIZE(suites); i++)
 		total += *suites[i].nr;
-	printf("KTAP version 1\n1..%zu\n", total);
-	for (i = 0; i < nr_suites; i++) {
+	ktap_plan(total);
+	for (i = 0; i < ARRAY_SIZE(suites); i++) {
 		for (k = 0; k < *suites[i].nr; k++) {
 			const struct ktap_case *c = &suites[i].cases[k];
+			bool ok;
 
-			ktap_failed = false;
+			case_failed = false;
 			fflush(stderr);
 			dup2(ktap_err, 2);
 			ktap_stderr_reset();
-			c->fn();
+			ok = c->fn() && !case_failed;
 			fflush(stderr);
 			dup2(ktap_real_stderr, 2);
-			if (ktap_failed) {
+			if (!ok)
 				ktap_note("stderr", ktap_stderr());
-				nr_failed++;
-			}
-			printf("%sok %zu %s\n", ktap_failed ? "not " : "", ++n,
-			       c->name);
+			ktap_result(++n, c->name, ok, NULL);
 		}
 	}
 	printf("# Totals: pass:%zu fail:%d xfail:0 xpass:0 skip:0 error:0\n",
-	       total - nr_failed, nr_failed);
-	return nr_failed ? 1 : 0;
+	       total - ktap_failed, ktap_failed);
+	return ktap_exit_status();
 }

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "configfs.h"
-#include "ktap.h"
+#include "host.h"
 
 static int parse(struct script *s, const char *text)
 {
@@ -27,7 +27,7 @@ static char *print_token(const char *v, size_t len)
 	return text;
 }
 
-static void parse_accepts_every_statement_kind(void)
+static bool parse_accepts_every_statement_kind(void)
 {
 	struct script s;
 
@@ -42,9 +42,10 @@ static void parse_accepts_every_statement_kind(void)
 	EXPECT(s.stmts[4].uid == 1000 && s.stmts[4].gid == 100);
 	EXPECT(s.stmts[4].line == 5);
 	script_free(&s);
+	return true;
 }
 
-static void parse_skips_comments_and_blank_lines(void)
+static bool parse_skips_comments_and_blank_lines(void)
 {
 	struct script s;
 
@@ -52,9 +53,10 @@ static void parse_skips_comments_and_blank_lines(void)
 	EXPECT(s.nr_stmts == 1);
 	EXPECT(s.stmts[0].line == 5);
 	script_free(&s);
+	return true;
 }
 
-static void parse_accepts_crlf_and_missing_final_newline(void)
+static bool parse_accepts_crlf_and_missing_final_newline(void)
 {
 	struct script s;
 
@@ -63,9 +65,10 @@ static void parse_accepts_crlf_and_missing_final_newline(void)
 	EXPECT_STR(s.stmts[1].arg, "v");
 	EXPECT_STR(s.stmts[2].arg, "2");
 	script_free(&s);
+	return true;
 }
 
-static void parse_unescapes_quoted_values(void)
+static bool parse_unescapes_quoted_values(void)
 {
 	struct script s;
 
@@ -74,27 +77,30 @@ static void parse_unescapes_quoted_values(void)
 	EXPECT(s.nr_stmts == 1);
 	EXPECT_STR(s.stmts[0].arg, "x y\n\t\"q\" \\ A\xc3\xa9");
 	script_free(&s);
+	return true;
 }
 
-static void parse_accepts_empty_quoted_value(void)
+static bool parse_accepts_empty_quoted_value(void)
 {
 	struct script s;
 
 	EXPECT(parse(&s, "set a/b \"\"\n") == 0);
 	EXPECT(s.nr_stmts == 1 && s.stmts[0].len == 0);
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_unterminated_quote(void)
+static bool parse_rejects_unterminated_quote(void)
 {
 	struct script s;
 
 	EXPECT(parse(&s, "set a \"abc\n") == 1);
 	EXPECT(strstr(ktap_stderr(), "f:1: unterminated quote"));
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_unknown_escape(void)
+static bool parse_rejects_unknown_escape(void)
 {
 	struct script s;
 
@@ -102,18 +108,20 @@ static void parse_rejects_unknown_escape(void)
 	EXPECT(strstr(ktap_stderr(), "f:1: unknown escape \\q"));
 	EXPECT(strstr(ktap_stderr(), "f:2: \\x needs two hex digits"));
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_unknown_statement(void)
+static bool parse_rejects_unknown_statement(void)
 {
 	struct script s;
 
 	EXPECT(parse(&s, "remove a\n") == 1);
 	EXPECT(strstr(ktap_stderr(), "f:1: unknown statement \"remove\""));
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_wrong_number_of_words(void)
+static bool parse_rejects_wrong_number_of_words(void)
 {
 	struct script s;
 
@@ -121,9 +129,10 @@ static void parse_rejects_wrong_number_of_words(void)
 	EXPECT(s.nr_stmts == 0);
 	EXPECT(strstr(ktap_stderr(), "f:4: too many words"));
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_bad_paths(void)
+static bool parse_rejects_bad_paths(void)
 {
 	struct script s;
 
@@ -131,9 +140,10 @@ static void parse_rejects_bad_paths(void)
 		       "mkdir ./a\nlink a /b\nmkdir \"a\\x00b\"\n") == 7);
 	EXPECT(s.nr_stmts == 0);
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_bad_mode_and_owner(void)
+static bool parse_rejects_bad_mode_and_owner(void)
 {
 	struct script s;
 
@@ -143,17 +153,19 @@ static void parse_rejects_bad_mode_and_owner(void)
 	EXPECT(strstr(ktap_stderr(), "f:1: bad mode"));
 	EXPECT(strstr(ktap_stderr(), "f:4: bad owner"));
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_text_after_closing_quote(void)
+static bool parse_rejects_text_after_closing_quote(void)
 {
 	struct script s;
 
 	EXPECT(parse(&s, "set a \"b\"c\nset a b\"c\"\n") == 2);
 	script_free(&s);
+	return true;
 }
 
-static void parse_rejects_control_characters(void)
+static bool parse_rejects_control_characters(void)
 {
 	struct script s;
 	static const char text[] = "mkdir a\nset a/b x\001y\nset a/c z\0\n";
@@ -164,9 +176,10 @@ static void parse_rejects_control_characters(void)
 	EXPECT(strstr(ktap_stderr(), "f:2: control character"));
 	EXPECT(strstr(ktap_stderr(), "f:3: control character"));
 	script_free(&s);
+	return true;
 }
 
-static void parse_reports_every_bad_line_with_its_number(void)
+static bool parse_reports_every_bad_line_with_its_number(void)
 {
 	struct script s;
 
@@ -179,6 +192,7 @@ static void parse_reports_every_bad_line_with_its_number(void)
 	EXPECT(!strstr(ktap_stderr(), "f:3:"));
 	EXPECT(!strstr(ktap_stderr(), "f:5:"));
 	script_free(&s);
+	return true;
 }
 
 /* A file of @head, then @nr copies of @body; its name, to unlink and free. */
@@ -205,7 +219,7 @@ static char *write_file(const char *head, const char *body, size_t len,
  * than any save writes is refused as soon as it is seen, with its name and
  * line.
  */
-static void load_refuses_an_endless_line_or_an_oversized_file(void)
+static bool load_refuses_an_endless_line_or_an_oversized_file(void)
 {
 	enum { MIB = 1 << 20 };
 	char *chunk = malloc(MIB);
@@ -237,17 +251,19 @@ static void load_refuses_an_endless_line_or_an_oversized_file(void)
 	unlink(name);
 	free(name);
 	free(chunk);
+	return true;
 }
 
-static void print_leaves_plain_words_bare(void)
+static bool print_leaves_plain_words_bare(void)
 {
 	char *t = print_token("nqn.2014-08.org:x=1,y", 21);
 
 	EXPECT_STR(t, "nqn.2014-08.org:x=1,y");
 	free(t);
+	return true;
 }
 
-static void print_quotes_awkward_values(void)
+static bool print_quotes_awkward_values(void)
 {
 	static const struct {
 		const char *in;
@@ -271,9 +287,10 @@ static void print_quotes_awkward_values(void)
 		EXPECT_STR(t, cases[i].out);
 		free(t);
 	}
+	return true;
 }
 
-static void print_then_parse_round_trips_every_byte(void)
+static bool print_then_parse_round_trips_every_byte(void)
 {
 	char value[255];
 	struct stmt st = { .kind = STMT_SET, .path = "a b/\xc3\xa9",
@@ -299,9 +316,10 @@ static void print_then_parse_round_trips_every_byte(void)
 	}
 	script_free(&s);
 	free(text);
+	return true;
 }
 
-static void off_values_are_empty_zero_n_and_null(void)
+static bool off_values_are_empty_zero_n_and_null(void)
 {
 	EXPECT(format_is_off_value("", 0));
 	EXPECT(format_is_off_value("0", 1));
@@ -310,9 +328,10 @@ static void off_values_are_empty_zero_n_and_null(void)
 	EXPECT(!format_is_off_value("1", 1));
 	EXPECT(!format_is_off_value("0x0000", 6));
 	EXPECT(!format_is_off_value("dummy_udc.0", 11));
+	return true;
 }
 
-static void parse_refuses_a_file_cut_short_with_the_line_it_stops_at(void)
+static bool parse_refuses_a_file_cut_short_with_the_line_it_stops_at(void)
 {
 	struct script s;
 
@@ -326,9 +345,10 @@ static void parse_refuses_a_file_cut_short_with_the_line_it_stops_at(void)
 	EXPECT(s.nr_stmts == 1);
 	EXPECT_STR(ktap_stderr(), "");
 	script_free(&s);
+	return true;
 }
 
-static void parse_reads_an_old_file_without_version_with_a_warning(void)
+static bool parse_reads_an_old_file_without_version_with_a_warning(void)
 {
 	struct script s;
 
@@ -336,9 +356,10 @@ static void parse_reads_an_old_file_without_version_with_a_warning(void)
 	EXPECT(s.version == 0 && s.nr_stmts == 2);
 	EXPECT(strstr(ktap_stderr(), "f: warning: no \"version\" line"));
 	script_free(&s);
+	return true;
 }
 
-static void parse_checks_the_version_and_end_lines(void)
+static bool parse_checks_the_version_and_end_lines(void)
 {
 	struct script s;
 
@@ -352,9 +373,10 @@ static void parse_checks_the_version_and_end_lines(void)
 	EXPECT(strstr(ktap_stderr(), "f:3: a statement after \"end\""));
 	EXPECT(strstr(ktap_stderr(), "f:4: a statement after \"end\""));
 	script_free(&s);
+	return true;
 }
 
-static void save_writes_version_first_and_end_last(void)
+static bool save_writes_version_first_and_end_last(void)
 {
 	char *text = NULL;
 	size_t n = 0;
@@ -366,6 +388,7 @@ static void save_writes_version_first_and_end_last(void)
 	EXPECT(strstr(text, "\nversion 1\n"));
 	EXPECT(n > 4 && !strcmp(text + n - 4, "end\n"));
 	free(text);
+	return true;
 }
 
 const struct ktap_case format_cases[] = {

@@ -12,12 +12,12 @@
 
 #include "configfs.h"
 #include "fake.h"
-#include "ktap.h"
+#include "host.h"
 
 #define REC_RW	"2026-12-05T02:41:07Z uid=0 pid=123 write rw 'maybe': -EINVAL\n" \
 		"reason: rw: 'maybe' is not one of 0, 1\n"
 
-static void record_parse_splits_a_write(void)
+static bool record_parse_splits_a_write(void)
 {
 	struct record rec;
 
@@ -28,9 +28,10 @@ static void record_parse_splits_a_write(void)
 	       !memcmp(rec.value, "maybe", 5));
 	EXPECT(rec.err == EINVAL);
 	EXPECT(rec.line_len == strchr(REC_RW, '\n') - REC_RW);
+	return true;
 }
 
-static void record_parse_takes_the_last_error_of_the_line(void)
+static bool record_parse_takes_the_last_error_of_the_line(void)
 {
 	const char *t = "T uid=1 pid=2 write note 'a: -b': -ENOSPC";
 	struct record rec;
@@ -39,9 +40,10 @@ static void record_parse_takes_the_last_error_of_the_line(void)
 	EXPECT(rec.file_len == 4 && !memcmp(rec.file, "note", 4));
 	EXPECT(rec.value_len == 5 && !memcmp(rec.value, "a: -b", 5));
 	EXPECT(rec.err == ENOSPC);
+	return true;
 }
 
-static void record_parse_mkdir_name_is_all_of_it(void)
+static bool record_parse_mkdir_name_is_all_of_it(void)
 {
 	const char *t = "T uid=0 pid=9 mkdir bad 'x': -EINVAL\nlog: no\n";
 	struct record rec;
@@ -50,9 +52,10 @@ static void record_parse_mkdir_name_is_all_of_it(void)
 	EXPECT_STR(rec.op, "mkdir");
 	EXPECT(rec.file_len == 7 && !memcmp(rec.file, "bad 'x'", 7));
 	EXPECT(!rec.value);
+	return true;
 }
 
-static void record_parse_numeric_and_unknown_errors(void)
+static bool record_parse_numeric_and_unknown_errors(void)
 {
 	const char *num = "T uid=0 pid=9 symlink l '/x/y': -22";
 	const char *odd = "T uid=0 pid=9 report item: -EWHAT";
@@ -64,9 +67,10 @@ static void record_parse_numeric_and_unknown_errors(void)
 	EXPECT(record_parse(odd, strlen(odd), &rec) == 0);
 	EXPECT(rec.err == 0);
 	EXPECT(rec.file_len == 4 && !memcmp(rec.file, "item", 4));
+	return true;
 }
 
-static void record_parse_refuses_other_text(void)
+static bool record_parse_refuses_other_text(void)
 {
 	static const char *const bad[] = {
 		"", "hello", "T uid=0 pid=1 write", "T uid=0 pid=1 write rw",
@@ -78,9 +82,10 @@ static void record_parse_refuses_other_text(void)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		EXPECT(record_parse(bad[i], strlen(bad[i]), &rec) == -EINVAL);
+	return true;
 }
 
-static void record_concerns_needs_op_file_and_error(void)
+static bool record_concerns_needs_op_file_and_error(void)
 {
 	size_t len = strlen(REC_RW);
 
@@ -90,10 +95,11 @@ static void record_concerns_needs_op_file_and_error(void)
 	EXPECT(!record_concerns(REC_RW, len, "mkdir", "rw", EINVAL));
 	EXPECT(record_concerns("T uid=0 pid=1 mkdir x: -EMYSTERY", 32,
 			       "mkdir", "x", EIO));
+	return true;
 }
 
 /* A refused commit's record is the item's: no file on its first line. */
-static void record_concerns_item_matches_a_commit_or_uncommit(void)
+static bool record_concerns_item_matches_a_commit_or_uncommit(void)
 {
 	static const char rec[] = "2026-12-05T06:44:54Z uid=0 pid=108 commit: -EAGAIN\n"
 				  "reason: d is not ready\n";
@@ -108,6 +114,7 @@ static void record_concerns_item_matches_a_commit_or_uncommit(void)
 				     "commit", EPERM));
 	EXPECT(!record_concerns_item("T uid=0 pid=1 write x: -EPERM\nreason: commit: -EPERM",
 				     52, "commit", EPERM));
+	return true;
 }
 
 static char *print_to_string(const char *indent, const char *text,
@@ -122,7 +129,7 @@ static char *print_to_string(const char *indent, const char *text,
 	return out;
 }
 
-static void record_print_indents_and_escapes(void)
+static bool record_print_indents_and_escapes(void)
 {
 	char *s;
 
@@ -139,6 +146,7 @@ static void record_print_indents_and_escapes(void)
 	s = print_to_string("  ", "", 0);
 	EXPECT_STR(s, "");
 	free(s);
+	return true;
 }
 
 /*
@@ -199,7 +207,7 @@ static void rec_model(struct fake *f)
 	fake_dir(f, "links", true);
 }
 
-static void restore_prints_the_record_of_a_refused_write(void)
+static bool restore_prints_the_record_of_a_refused_write(void)
 {
 	struct fake f;
 
@@ -210,9 +218,10 @@ static void restore_prints_the_record_of_a_refused_write(void)
 		      "  2026-12-05T02:41:07Z uid=0 pid=1 write rw 'maybe': -EINVAL\n"
 		      "  reason: rw: 'maybe' is not one of 0, 1\n"));
 	fake_free(&f);
+	return true;
 }
 
-static void restore_prints_mkdir_and_link_records_of_the_directory(void)
+static bool restore_prints_mkdir_and_link_records_of_the_directory(void)
 {
 	struct fake f;
 	const char *err;
@@ -228,9 +237,10 @@ static void restore_prints_mkdir_and_link_records_of_the_directory(void)
 		      "  T uid=0 pid=1 symlink l '/sys/kernel/config/items/i': -EPERM\n"
 		      "  reason: links are refused here\n"));
 	fake_free(&f);
+	return true;
 }
 
-static void restore_ignores_a_record_of_another_failure(void)
+static bool restore_ignores_a_record_of_another_failure(void)
 {
 	struct fake f;
 
@@ -244,9 +254,10 @@ static void restore_ignores_a_record_of_another_failure(void)
 	EXPECT(strstr(ktap_stderr(), "Permission denied\n"));
 	EXPECT(!strstr(ktap_stderr(), "maybe"));
 	fake_free(&f);
+	return true;
 }
 
-static void restore_is_silent_where_no_records_are_kept(void)
+static bool restore_is_silent_where_no_records_are_kept(void)
 {
 	struct fake f;
 
@@ -257,6 +268,7 @@ static void restore_is_silent_where_no_records_are_kept(void)
 	EXPECT(!strstr(ktap_stderr(), "  "));
 	EXPECT(!strstr(ktap_stderr(), "not supported"));
 	fake_free(&f);
+	return true;
 }
 
 static char *why(struct fake *f, const char *path, int want)
@@ -270,7 +282,7 @@ static char *why(struct fake *f, const char *path, int want)
 	return out;
 }
 
-static void why_prints_the_record_of_an_item_or_file(void)
+static bool why_prints_the_record_of_an_item_or_file(void)
 {
 	struct fake f;
 	char *s;
@@ -285,9 +297,10 @@ static void why_prints_the_record_of_an_item_or_file(void)
 	EXPECT(strstr(s, "reason: rw: 'maybe' is not one of 0, 1\n"));
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void why_finds_a_refused_name_in_its_directory(void)
+static bool why_finds_a_refused_name_in_its_directory(void)
 {
 	struct fake f;
 	char *s;
@@ -303,9 +316,10 @@ static void why_finds_a_refused_name_in_its_directory(void)
 	EXPECT(strstr(ktap_stderr(), "configfs: items/bad2: No such file or directory\n"));
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void why_says_when_there_is_none_or_no_records(void)
+static bool why_says_when_there_is_none_or_no_records(void)
 {
 	struct fake f;
 	char *s;
@@ -320,6 +334,7 @@ static void why_says_when_there_is_none_or_no_records(void)
 	EXPECT(strstr(ktap_stderr(), "configfs: items/i: this configfs keeps no error records"));
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
 const struct ktap_case record_cases[] = {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "configfs.h"
-#include "ktap.h"
+#include "host.h"
 #include "models.h"
 
 /* save @top, rm -r it, restore, save again: both saves must match. */
@@ -34,7 +34,7 @@ static void round_trip(struct fake *fake, const char *top)
 	free(second);
 }
 
-static void save_skips_read_only_and_notes_write_only(void)
+static bool save_skips_read_only_and_notes_write_only(void)
 {
 	struct fake f;
 	char *s;
@@ -51,9 +51,10 @@ static void save_skips_read_only_and_notes_write_only(void)
 	EXPECT(strstr(s, "mkdir sub/i/dg\nset sub/i/dg/c c0\n"));
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void save_notes_unreadable_values(void)
+static bool save_notes_unreadable_values(void)
 {
 	struct fake f;
 	char *s;
@@ -65,9 +66,10 @@ static void save_notes_unreadable_values(void)
 	EXPECT(strstr(s, "# unreadable, not saved: sub/i/a (Input/output error)"));
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void save_is_byte_identical_twice(void)
+static bool save_is_byte_identical_twice(void)
 {
 	struct fake f;
 	char *a;
@@ -83,9 +85,10 @@ static void save_is_byte_identical_twice(void)
 	free(a);
 	free(b);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_round_trips_awkward_names_and_values(void)
+static bool restore_round_trips_awkward_names_and_values(void)
 {
 	struct fake f;
 
@@ -102,9 +105,10 @@ static void restore_round_trips_awkward_names_and_values(void)
 	EXPECT_STR(fake_value(&f, "sub/x y/b"),
 		   "two words\n\tand \\ a line \xff");
 	fake_free(&f);
+	return true;
 }
 
-static void restore_onto_a_matching_tree_writes_nothing(void)
+static bool restore_onto_a_matching_tree_writes_nothing(void)
 {
 	struct fake f;
 	char *s;
@@ -120,6 +124,7 @@ static void restore_onto_a_matching_tree_writes_nothing(void)
 	EXPECT(f.nr_stores == 0);
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
 /* LIO's auth strings keep what they are given, newline and all. */
@@ -136,7 +141,7 @@ static const struct fake_hooks verbatim_hooks = {
 	.store = verbatim_store,
 };
 
-static void restore_takes_an_empty_value_kept_as_a_newline(void)
+static bool restore_takes_an_empty_value_kept_as_a_newline(void)
 {
 	struct fake f;
 
@@ -147,9 +152,10 @@ static void restore_takes_an_empty_value_kept_as_a_newline(void)
 				 "end\n") == 0);
 	EXPECT_STR(fake_value(&f, "auth/userid"), "\n");
 	fake_free(&f);
+	return true;
 }
 
-static void restore_adds_what_a_partial_tree_lacks(void)
+static bool restore_adds_what_a_partial_tree_lacks(void)
 {
 	struct fake f;
 	char *s;
@@ -167,9 +173,10 @@ static void restore_adds_what_a_partial_tree_lacks(void)
 	EXPECT(f.nr_stores == 1);
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_powers_null_blk_after_its_size(void)
+static bool restore_powers_null_blk_after_its_size(void)
 {
 	struct fake f;
 
@@ -182,9 +189,10 @@ static void restore_powers_null_blk_after_its_size(void)
 	EXPECT_STR(fake_value(&f, "nullb/n0/size"), "1024");
 	EXPECT_STR(fake_value(&f, "nullb/n0/power"), "1");
 	fake_free(&f);
+	return true;
 }
 
-static void restore_undoes_a_power_that_came_too_early(void)
+static bool restore_undoes_a_power_that_came_too_early(void)
 {
 	struct fake f;
 
@@ -198,9 +206,10 @@ static void restore_undoes_a_power_that_came_too_early(void)
 	EXPECT_STR(fake_value(&f, "nullb/n0/power"), "1");
 	EXPECT(fake_log_pos(&f, "set nullb/n0/power=0") >= 0);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_enables_netconsole_after_its_addresses(void)
+static bool restore_enables_netconsole_after_its_addresses(void)
 {
 	struct fake f;
 
@@ -216,6 +225,7 @@ static void restore_enables_netconsole_after_its_addresses(void)
 	EXPECT_STR(fake_value(&f, "netconsole/t/remote_port"), "514");
 	EXPECT_STR(fake_value(&f, "netconsole/t/local_ip"), "127.0.0.1");
 	fake_free(&f);
+	return true;
 }
 
 static void build_gadget(struct fake *f)
@@ -238,7 +248,7 @@ static void build_gadget(struct fake *f)
 	user_set(f, "usb_gadget/g1/UDC", "dummy_udc.0");
 }
 
-static void restore_binds_a_gadget_after_its_links_and_descriptors(void)
+static bool restore_binds_a_gadget_after_its_links_and_descriptors(void)
 {
 	struct fake f;
 
@@ -250,12 +260,13 @@ static void restore_binds_a_gadget_after_its_links_and_descriptors(void)
 	EXPECT(fake_nr_links_in(&f, "usb_gadget/g1/configs/c.1") == 2);
 	EXPECT(!model_gadget_late_write);
 	fake_free(&f);
+	return true;
 }
 
 #define ACM_LINK \
 	"link usb_gadget/g1/configs/c.1/acm.gs0=usb_gadget/g1/functions/acm.gs0"
 
-static void restore_links_a_partial_gadget_before_binding_it(void)
+static bool restore_links_a_partial_gadget_before_binding_it(void)
 {
 	struct fake f;
 	char *s;
@@ -273,6 +284,7 @@ static void restore_links_a_partial_gadget_before_binding_it(void)
 	       fake_log_pos(&f, ACM_LINK));
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
 static void build_nvmet(struct fake *f)
@@ -291,7 +303,7 @@ static void build_nvmet(struct fake *f)
 	user_link(f, "nvmet/ports/1/subsystems/s1", "nvmet/subsystems/s1");
 }
 
-static void restore_configures_nvmet_ports_before_linking_them(void)
+static bool restore_configures_nvmet_ports_before_linking_them(void)
 {
 	struct fake f;
 
@@ -302,6 +314,7 @@ static void restore_configures_nvmet_ports_before_linking_them(void)
 		   "1");
 	EXPECT(fake_nr_links_in(&f, "nvmet/ports/1/subsystems") == 1);
 	fake_free(&f);
+	return true;
 }
 
 static void build_tcm_loop(struct fake *f)
@@ -320,7 +333,7 @@ static void build_tcm_loop(struct fake *f)
 		  "target/core/fileio_0/disk");
 }
 
-static void restore_sets_a_tcm_loop_nexus_before_its_luns(void)
+static bool restore_sets_a_tcm_loop_nexus_before_its_luns(void)
 {
 	struct fake f;
 
@@ -334,12 +347,13 @@ static void restore_sets_a_tcm_loop_nexus_before_its_luns(void)
 	       == 1);
 	EXPECT(!model_tcm_loop_lun_early);
 	fake_free(&f);
+	return true;
 }
 
 #define VPD "target/core/fileio_0/disk/wwn/vpd_unit_serial"
 #define ENABLE_X2 "set target/core/fileio_0/disk/enable \"x: 2\"\n"
 
-static void restore_writes_a_labelled_value_without_its_label_never_speculatively(void)
+static bool restore_writes_a_labelled_value_without_its_label_never_speculatively(void)
 {
 	struct fake f;
 	char *s;
@@ -362,9 +376,10 @@ static void restore_writes_a_labelled_value_without_its_label_never_speculativel
 	       -1);
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_undoes_a_link_that_blocks_port_changes(void)
+static bool restore_undoes_a_link_that_blocks_port_changes(void)
 {
 	struct fake f;
 	char *s;
@@ -379,9 +394,10 @@ static void restore_undoes_a_link_that_blocks_port_changes(void)
 	EXPECT(fake_nr_links_in(&f, "nvmet/ports/1/subsystems") == 1);
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_reports_what_it_could_not_apply(void)
+static bool restore_reports_what_it_could_not_apply(void)
 {
 	struct fake f;
 	const char *err;
@@ -400,9 +416,10 @@ static void restore_reports_what_it_could_not_apply(void)
 	EXPECT(strstr(err, "set nullb/n0/size 1024): Device or resource busy"));
 	EXPECT_STR(fake_value(&f, "nullb/n0/size"), "250");
 	fake_free(&f);
+	return true;
 }
 
-static void restore_reports_statements_under_a_failed_mkdir(void)
+static bool restore_reports_statements_under_a_failed_mkdir(void)
 {
 	struct fake f;
 
@@ -412,6 +429,7 @@ static void restore_reports_statements_under_a_failed_mkdir(void)
 	EXPECT(strstr(ktap_stderr(), "nope/i): No such file or directory"));
 	EXPECT(strstr(ktap_stderr(), "nope/i/a: not attempted (test:2"));
 	fake_free(&f);
+	return true;
 }
 
 static int zero_store(struct fake *fake, const char *path, const char *v)
@@ -421,7 +439,7 @@ static int zero_store(struct fake *fake, const char *path, const char *v)
 	return strstr(path, "qw_sign") ? FAKE_ZERO : 0;
 }
 
-static void restore_reports_a_store_returning_zero(void)
+static bool restore_reports_a_store_returning_zero(void)
 {
 	static const struct fake_hooks hooks = { .store = zero_store };
 	struct fake f;
@@ -434,9 +452,10 @@ static void restore_reports_a_store_returning_zero(void)
 	EXPECT(strstr(ktap_stderr(), "write(2) returned 0"));
 	EXPECT(f.nr_stores == 0);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_writes_write_only_values_only_into_new_dirs(void)
+static bool restore_writes_write_only_values_only_into_new_dirs(void)
 {
 	struct fake f;
 	const char *text = "mkdir nvmet/subsystems/s1\n"
@@ -450,12 +469,13 @@ static void restore_writes_write_only_values_only_into_new_dirs(void)
 	EXPECT(fake_restore_text(&f, text) == 0);
 	EXPECT(f.nr_stores == 0);
 	fake_free(&f);
+	return true;
 }
 
 #define H1_TO_S2 \
 	"link nvmet/subsystems/s1/allowed_hosts/h1 nvmet/subsystems/s2\n"
 
-static void restore_does_not_replace_a_link_pointing_elsewhere(void)
+static bool restore_does_not_replace_a_link_pointing_elsewhere(void)
 {
 	struct fake f;
 
@@ -464,9 +484,10 @@ static void restore_does_not_replace_a_link_pointing_elsewhere(void)
 	EXPECT(fake_restore_text(&f, H1_TO_S2) == 1);
 	EXPECT(strstr(ktap_stderr(), "exists, pointing to nvmet/hosts/h1"));
 	fake_free(&f);
+	return true;
 }
 
-static void restore_rejects_a_bad_file_and_changes_nothing(void)
+static bool restore_rejects_a_bad_file_and_changes_nothing(void)
 {
 	struct fake f;
 
@@ -476,9 +497,10 @@ static void restore_rejects_a_bad_file_and_changes_nothing(void)
 	EXPECT(!fake_exists(&f, "sub/i") && !fake_exists(&f, "sub/j"));
 	EXPECT(f.fs.nr_changes == 0);
 	fake_free(&f);
+	return true;
 }
 
-static void keep_carries_write_only_values_into_the_next_save(void)
+static bool keep_carries_write_only_values_into_the_next_save(void)
 {
 	struct script keep = { 0 };
 	const char *old = "set sub/i/wo \"secret value\"\nset sub/gone/wo 1\n";
@@ -499,9 +521,10 @@ static void keep_carries_write_only_values_into_the_next_save(void)
 	free(text);
 	script_free(&keep);
 	fake_free(&f);
+	return true;
 }
 
-static void diff_shows_changed_added_and_failing_statements(void)
+static bool diff_shows_changed_added_and_failing_statements(void)
 {
 	struct script s = { 0 };
 	const char *text = "mkdir sub/i\nset sub/i/a 7\nset sub/i/zz 1\n"
@@ -528,9 +551,10 @@ static void diff_shows_changed_added_and_failing_statements(void)
 	plan_free(&p);
 	script_free(&s);
 	fake_free(&f);
+	return true;
 }
 
-static void restore_handles_ten_thousand_items_quickly(void)
+static bool restore_handles_ten_thousand_items_quickly(void)
 {
 	struct fake f;
 	char path[64];
@@ -550,6 +574,7 @@ static void restore_handles_ten_thousand_items_quickly(void)
 	EXPECT(f.fs.nr_changes == 2500);
 	free(s);
 	fake_free(&f);
+	return true;
 }
 
 /*
@@ -601,7 +626,7 @@ static const struct fake_hooks lio_dev_hooks = {
 	"mkdir core\nmkdir core/d\nmkdir core/d/attrib\n" \
 	"set core/d/attrib/block_size 4096\nset core/d/enable 1\n"
 
-static void restore_rewrites_a_value_a_later_write_reset(void)
+static bool restore_rewrites_a_value_a_later_write_reset(void)
 {
 	struct fake f;
 
@@ -614,13 +639,14 @@ static void restore_rewrites_a_value_a_later_write_reset(void)
 	EXPECT(fake_log_pos(&f, "set core/d/attrib/block_size=4096") <
 	       fake_log_pos(&f, "set core/d/enable=1"));
 	fake_free(&f);
+	return true;
 }
 
 /*
  * The reset value is written again right after the switch, before the
  * links: once the device is exported, it would be refused.
  */
-static void restore_rewrites_a_reset_value_before_the_links(void)
+static bool restore_rewrites_a_reset_value_before_the_links(void)
 {
 	struct fake f;
 
@@ -634,9 +660,10 @@ static void restore_rewrites_a_reset_value_before_the_links(void)
 	EXPECT(fake_nr_links_to(&f, "core/d") == 1);
 	lio_dev_refuse_when_linked = false;
 	fake_free(&f);
+	return true;
 }
 
-static void restore_reports_a_value_the_kernel_changed(void)
+static bool restore_reports_a_value_the_kernel_changed(void)
 {
 	struct fake f;
 
@@ -650,6 +677,7 @@ static void restore_reports_a_value_the_kernel_changed(void)
 		      "; reads 512; writing it again: Device or resource busy"));
 	lio_dev_refuse_when_enabled = false;
 	fake_free(&f);
+	return true;
 }
 
 /* A UDC class directory: a.udc bound to g0, b.udc and c.udc free. */
@@ -678,7 +706,7 @@ static char *make_udc_class(void)
 	return dir;
 }
 
-static void save_portable_binds_a_gadget_to_any_free_udc(void)
+static bool save_portable_binds_a_gadget_to_any_free_udc(void)
 {
 	char *dir = make_udc_class();
 	char *text = NULL;
@@ -714,6 +742,7 @@ static void save_portable_binds_a_gadget_to_any_free_udc(void)
 	free(dir);
 	free(text);
 	fake_free(&f);
+	return true;
 }
 
 const struct ktap_case restore_cases[] = {

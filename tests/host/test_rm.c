@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "configfs.h"
-#include "ktap.h"
+#include "host.h"
 #include "models.h"
 
 static int rm(struct fake *f, const char *path)
@@ -14,7 +14,7 @@ static int rm(struct fake *f, const char *path)
 	return rm_paths(&f->fs, (char *[]){ (char *)path }, 1, true, false);
 }
 
-static void rm_removes_links_into_the_subtree_first(void)
+static bool rm_removes_links_into_the_subtree_first(void)
 {
 	struct fake f;
 
@@ -31,9 +31,10 @@ static void rm_removes_links_into_the_subtree_first(void)
 	EXPECT(fake_log_pos(&f, "unlink nvmet/ports/1/subsystems/s1") <
 	       fake_log_pos(&f, "rmdir nvmet/subsystems/s1/namespaces/1"));
 	fake_free(&f);
+	return true;
 }
 
-static void rm_leaves_default_groups_to_their_parents(void)
+static bool rm_leaves_default_groups_to_their_parents(void)
 {
 	struct fake f;
 
@@ -46,9 +47,10 @@ static void rm_leaves_default_groups_to_their_parents(void)
 	EXPECT(fake_log_pos(&f, "rmdir sub/i/dg") < 0);
 	EXPECT(!strstr(ktap_stderr(), "sub/i"));
 	fake_free(&f);
+	return true;
 }
 
-static void rm_empties_a_subsystem_root_and_keeps_it(void)
+static bool rm_empties_a_subsystem_root_and_keeps_it(void)
 {
 	struct fake f;
 
@@ -62,6 +64,7 @@ static void rm_empties_a_subsystem_root_and_keeps_it(void)
 	EXPECT(!fake_exists(&f, "nvmet/hosts/h1"));
 	EXPECT(strstr(ktap_stderr(), "nvmet: a default group or subsystem root"));
 	fake_free(&f);
+	return true;
 }
 
 static int busy_rmdir(struct fake *fake, const char *path)
@@ -77,7 +80,7 @@ static int generic_mkdir_dg(struct fake *fake, const char *path)
 	return 0;
 }
 
-static void rm_stops_at_a_busy_item_and_says_so(void)
+static bool rm_stops_at_a_busy_item_and_says_so(void)
 {
 	static const struct fake_hooks hooks = {
 		.mkdir = generic_mkdir_dg,
@@ -96,9 +99,10 @@ static void rm_stops_at_a_busy_item_and_says_so(void)
 	EXPECT(strstr(ktap_stderr(), "sub/b: cannot remove: Device or resource"));
 	EXPECT(strstr(ktap_stderr(), "busy; stopped here"));
 	fake_free(&f);
+	return true;
 }
 
-static void rm_removes_users_of_a_link_before_the_link(void)
+static bool rm_removes_users_of_a_link_before_the_link(void)
 {
 	struct fake f;
 
@@ -113,9 +117,10 @@ static void rm_removes_users_of_a_link_before_the_link(void)
 	EXPECT(!fake_exists(&f, "target/core/disk"));
 	EXPECT(!fake_exists(&f, "target/tpg/lun/lun_0"));
 	fake_free(&f);
+	return true;
 }
 
-static void rm_refuses_an_attribute(void)
+static bool rm_refuses_an_attribute(void)
 {
 	struct fake f;
 
@@ -124,9 +129,10 @@ static void rm_refuses_an_attribute(void)
 	EXPECT(rm(&f, "sub/i/a") == -EISDIR);
 	EXPECT(fake_exists(&f, "sub/i/a"));
 	fake_free(&f);
+	return true;
 }
 
-static void rm_without_r_removes_only_empty_items(void)
+static bool rm_without_r_removes_only_empty_items(void)
 {
 	struct fake f;
 
@@ -140,6 +146,7 @@ static void rm_without_r_removes_only_empty_items(void)
 	EXPECT(rm_paths(&f.fs, (char *[]){ "sub/j" }, 1, false, false) == 0);
 	EXPECT(!fake_exists(&f, "sub/j"));
 	fake_free(&f);
+	return true;
 }
 
 const struct ktap_case rm_cases[] = {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "configfs.h"
-#include "ktap.h"
+#include "host.h"
 
 static bool zero_writes;
 
@@ -183,7 +183,7 @@ static void build(void)
 #define S1_LINK \
 	"link nvmet/ports/1/subsystems/nqn.2024-01.io:s1 nvmet/subsystems/nqn.2024-01.io:s1\n"
 
-static void sys_save_rm_restore_save_gives_the_same_file(void)
+static bool sys_save_rm_restore_save_gives_the_same_file(void)
 {
 	char *out;
 	char *first;
@@ -224,6 +224,7 @@ static void sys_save_rm_restore_save_gives_the_same_file(void)
 	unlink(at("../s1.save"));
 	unlink(at("../s2.save"));
 	rm_root();
+	return true;
 }
 
 static mode_t mode_of(const char *rel)
@@ -237,7 +238,7 @@ static mode_t mode_of(const char *rel)
  * Saved trees hold secrets: a file another user made 0666 received root's
  * dhchap_key. -o writes 0600 or narrower, and refuses another's file.
  */
-static void sys_save_o_writes_0600_and_refuses_another_users_file(void)
+static bool sys_save_o_writes_0600_and_refuses_another_users_file(void)
 {
 	mode_t umask_was = umask(0);
 	struct stat sb;
@@ -279,13 +280,14 @@ static void sys_save_o_writes_0600_and_refuses_another_users_file(void)
 	unlink(at("../old.save"));
 	unlink(at("../theirs.save"));
 	rm_root();
+	return true;
 }
 
 /*
  * rename(2) over a link or a device node replaced the node itself: refuse
  * both, leave them as they were, and take "-" as standard output.
  */
-static void sys_save_o_refuses_a_link_or_a_non_regular_file(void)
+static bool sys_save_o_refuses_a_link_or_a_non_regular_file(void)
 {
 	struct stat sb;
 	char *out;
@@ -318,6 +320,7 @@ static void sys_save_o_refuses_a_link_or_a_non_regular_file(void)
 	unlink(at("../link.save"));
 	unlink(at("../fifo.save"));
 	rm_root();
+	return true;
 }
 
 /*
@@ -325,7 +328,7 @@ static void sys_save_o_refuses_a_link_or_a_non_regular_file(void)
  * only with --all, and a relative path is from the current directory when
  * that is in the tree.
  */
-static void sys_rm_refuses_the_root_without_all(void)
+static bool sys_rm_refuses_the_root_without_all(void)
 {
 	int cwd = open(".", O_RDONLY | O_DIRECTORY);
 	char *out;
@@ -355,6 +358,7 @@ static void sys_rm_refuses_the_root_without_all(void)
 	EXPECT(access(at("nvmet"), F_OK) && errno == ENOENT);
 	close(cwd);
 	rm_root();
+	return true;
 }
 
 /*
@@ -368,7 +372,7 @@ static void sys_rm_refuses_the_root_without_all(void)
  * while the man page said they were refused: as POSIX rm, a last
  * component "." or "..", or an empty operand, is refused anywhere.
  */
-static void sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree(void)
+static bool sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree(void)
 {
 	static const char *const bad[] = {
 		".", "./", "..", "1/.", "1/..", "1/./", "",
@@ -389,9 +393,10 @@ static void sys_rm_refuses_dot_dotdot_and_empty_inside_the_tree(void)
 	EXPECT(fchdir(cwd) == 0);
 	close(cwd);
 	rm_root();
+	return true;
 }
 
-static void sys_restore_never_follows_a_link_out_of_the_root(void)
+static bool sys_restore_never_follows_a_link_out_of_the_root(void)
 {
 	static const char text[] = "mkdir a\n"
 				   "set a/out/pwned x\n"
@@ -425,9 +430,10 @@ static void sys_restore_never_follows_a_link_out_of_the_root(void)
 	unlink(at("../out.save"));
 	rmdir(outside);
 	rm_root();
+	return true;
 }
 
-static void sys_save_and_tree_use_a_path_under_the_root(void)
+static bool sys_save_and_tree_use_a_path_under_the_root(void)
 {
 	char *out;
 
@@ -444,9 +450,10 @@ static void sys_save_and_tree_use_a_path_under_the_root(void)
 	EXPECT(strstr(ktap_stderr(), "/elsewhere: not under the configfs root"));
 	free(out);
 	rm_root();
+	return true;
 }
 
-static void sys_tree_marks_read_only_write_only_and_binary(void)
+static bool sys_tree_marks_read_only_write_only_and_binary(void)
 {
 	char *out;
 	char *big;
@@ -464,10 +471,11 @@ static void sys_tree_marks_read_only_write_only_and_binary(void)
 	EXPECT(strstr(out, "      secret = s [mode 0600]\n"));
 	free(out);
 	rm_root();
+	return true;
 }
 
 /* --json gives its schema's version: {"version":1,"entries":[...]}. */
-static void sys_tree_json_escapes_values(void)
+static bool sys_tree_json_escapes_values(void)
 {
 	char *out;
 
@@ -490,6 +498,7 @@ static void sys_tree_json_escapes_values(void)
 	EXPECT(!memchr(out, 0xff, strlen(out)));
 	free(out);
 	rm_root();
+	return true;
 }
 
 /*
@@ -501,7 +510,7 @@ static void sys_tree_json_escapes_values(void)
  *   ROOT/target/iscsi/t/tpgt_1/auth/password = PASS
  *   ROOT/x/dhchap_ctrl_key/     (a directory: setting it fails)
  */
-static void sys_secrets_hidden_and_control_bytes_escaped(void)
+static bool sys_secrets_hidden_and_control_bytes_escaped(void)
 {
 	static const char key[] = "DHHC-1:00:c2VjcmV0a2V5:";
 	char *out;
@@ -578,13 +587,14 @@ static void sys_secrets_hidden_and_control_bytes_escaped(void)
 	unlink(at("../k.save"));
 	unlink(at("../n.save"));
 	rm_root();
+	return true;
 }
 
 /*
  * Every problem of a file in one run, each with the whole file name and
  * its line: a syntax error and a conflict together.
  */
-static void sys_restore_reports_syntax_errors_and_conflicts_at_once(void)
+static bool sys_restore_reports_syntax_errors_and_conflicts_at_once(void)
 {
 	const char *name =
 		"../a-save-file-with-a-name-longer-than-64-bytes-to-see-it-whole.save";
@@ -600,9 +610,10 @@ static void sys_restore_reports_syntax_errors_and_conflicts_at_once(void)
 	EXPECT(access(at("a"), F_OK));
 	unlink(at(name));
 	rm_root();
+	return true;
 }
 
-static void sys_restore_if_exists_is_no_error_without_a_file(void)
+static bool sys_restore_if_exists_is_no_error_without_a_file(void)
 {
 	char *out;
 
@@ -622,6 +633,7 @@ static void sys_restore_if_exists_is_no_error_without_a_file(void)
 	free(out);
 	unlink(at("../bad.save"));
 	rm_root();
+	return true;
 }
 
 /*
@@ -641,7 +653,7 @@ static void sys_restore_if_exists_is_no_error_without_a_file(void)
 	"kernel/fs/configfs/configfs.ko\n"				\
 	"extra/bad.ko: updates/dkms/configfs.ko\n"
 
-static void sys_save_records_client_modules_and_restore_loads_them(void)
+static bool sys_save_records_client_modules_and_restore_loads_them(void)
 {
 	char *modprobe;
 	char *mods;
@@ -707,6 +719,7 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
 	unlink(at("../m.save"));
 	unlink(at("../b.save"));
 	rm_root();
+	return true;
 }
 
 /*
@@ -715,7 +728,7 @@ static void sys_save_records_client_modules_and_restore_loads_them(void)
  * clients are loaded, by a name modules.dep has, after "--"; a file
  * naming a module that does not use configfs is refused whole.
  */
-static void sys_restore_loads_only_configfs_clients_by_name(void)
+static bool sys_restore_loads_only_configfs_clients_by_name(void)
 {
 #define LOG_ARGS "#!/bin/sh\necho \"$@\" >> \"$0.log\"\n"
 	char *modprobe;
@@ -776,9 +789,10 @@ static void sys_restore_loads_only_configfs_clients_by_name(void)
 	unlink(at("../x.save"));
 	unlink(at("../y.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_restore_paths_applies_only_those_subtrees(void)
+static bool sys_restore_paths_applies_only_those_subtrees(void)
 {
 	char *out;
 
@@ -813,9 +827,10 @@ static void sys_restore_paths_applies_only_those_subtrees(void)
 	free(out);
 	unlink(at("../p.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_tree_and_save_agree_on_a_missing_path(void)
+static bool sys_tree_and_save_agree_on_a_missing_path(void)
 {
 	char *out;
 
@@ -829,9 +844,10 @@ static void sys_tree_and_save_agree_on_a_missing_path(void)
 	free(out);
 	EXPECT(access(at("../n.save"), F_OK) && errno == ENOENT);
 	rm_root();
+	return true;
 }
 
-static void sys_restore_exits_2_on_a_bad_file_and_changes_nothing(void)
+static bool sys_restore_exits_2_on_a_bad_file_and_changes_nothing(void)
 {
 	char *out;
 
@@ -844,13 +860,14 @@ static void sys_restore_exits_2_on_a_bad_file_and_changes_nothing(void)
 	free(out);
 	unlink(at("../bad.save"));
 	rm_root();
+	return true;
 }
 
 /*
  * restore -n exited 0 on a file the restore would fail: it exits as the
  * restore would, 2 for a refused file, 1 for a statement it cannot apply.
  */
-static void sys_restore_n_exits_as_the_restore_would(void)
+static bool sys_restore_n_exits_as_the_restore_would(void)
 {
 	char *out;
 
@@ -876,9 +893,10 @@ static void sys_restore_n_exits_as_the_restore_would(void)
 	unlink(at("../g.save"));
 	unlink(at("../h.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_diff_exits_1_when_the_tree_differs(void)
+static bool sys_diff_exits_1_when_the_tree_differs(void)
 {
 	char *out;
 
@@ -899,6 +917,7 @@ static void sys_diff_exits_1_when_the_tree_differs(void)
 	free(out);
 	unlink(at("../d.save"));
 	rm_root();
+	return true;
 }
 
 /*
@@ -906,7 +925,7 @@ static void sys_diff_exits_1_when_the_tree_differs(void)
  * attribute may be longer than a page. Both come back byte for byte,
  * their last newline included.
  */
-static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
+static bool sys_save_restore_keeps_nul_bytes_and_binary_values(void)
 {
 	static const char desc[] = "\x05\x01\x09\x06\xa1\x00\x0a";
 	static const char want[] =
@@ -945,9 +964,10 @@ static void sys_save_restore_keeps_nul_bytes_and_binary_values(void)
 	free(big);
 	unlink(at("../b.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_diff_is_two_sided_and_restore_prune_removes_extras(void)
+static bool sys_diff_is_two_sided_and_restore_prune_removes_extras(void)
 {
 	char *out;
 
@@ -997,9 +1017,10 @@ static void sys_diff_is_two_sided_and_restore_prune_removes_extras(void)
 	free(out);
 	unlink(at("../p.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_restore_writes_the_value_as_saved(void)
+static bool sys_restore_writes_the_value_as_saved(void)
 {
 	struct script s = { 0 };
 	struct plan p;
@@ -1024,9 +1045,10 @@ static void sys_restore_writes_the_value_as_saved(void)
 	script_free(&s);
 	fs_close(&fs);
 	rm_root();
+	return true;
 }
 
-static void sys_zero_byte_write_is_an_error_not_a_loop(void)
+static bool sys_zero_byte_write_is_an_error_not_a_loop(void)
 {
 	struct fs fs;
 
@@ -1038,6 +1060,7 @@ static void sys_zero_byte_write_is_an_error_not_a_loop(void)
 	zero_writes = false;
 	fs_close(&fs);
 	rm_root();
+	return true;
 }
 
 /*
@@ -1051,7 +1074,7 @@ static void sys_zero_byte_write_is_an_error_not_a_loop(void)
  *   ROOT/d/                 an empty directory
  *   OUTSIDE/d/              what ROOT's path leads to after the swap
  */
-static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
+static bool sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
 {
 	char outside[] = "/tmp/cfs-outside-XXXXXX";
 	char moved[80];
@@ -1101,6 +1124,7 @@ static void sys_stand_in_root_only_with_R_and_held_by_one_fd(void)
 	rmdir(path);
 	rmdir(outside);
 	rm_root();
+	return true;
 }
 
 /*
@@ -1136,7 +1160,7 @@ static void lio_backstore(const char *dev, const char *info)
 #define FD0_CTL	"\"fd_dev_name=/tmp/a disk,fd_dev_size=1048576\"\n"
 #define FD1_CTL	"fd_dev_name=/tmp/wb,fd_dev_size=4096,fd_buffered_io=1,fd_async_io=1\n"
 
-static void sys_save_rebuilds_lio_control_from_info(void)
+static bool sys_save_rebuilds_lio_control_from_info(void)
 {
 	char *out;
 
@@ -1170,9 +1194,10 @@ static void sys_save_rebuilds_lio_control_from_info(void)
 	free(out);
 	unlink(at("../k.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_default_root_must_be_configfs(void)
+static bool sys_default_root_must_be_configfs(void)
 {
 	struct fs fs;
 
@@ -1180,9 +1205,10 @@ static void sys_default_root_must_be_configfs(void)
 	EXPECT(fs_open_sys(&fs, root, false) == -ENODEV);
 	EXPECT(strstr(ktap_stderr(), "not a configfs mount"));
 	rm_root();
+	return true;
 }
 
-static void sys_saves_ten_thousand_entries_in_seconds(void)
+static bool sys_saves_ten_thousand_entries_in_seconds(void)
 {
 	struct timespec t0;
 	struct timespec t1;
@@ -1211,13 +1237,14 @@ static void sys_saves_ten_thousand_entries_in_seconds(void)
 	EXPECT(t1.tv_sec - t0.tv_sec < 10);
 	unlink(at("../big.save"));
 	rm_root();
+	return true;
 }
 
 /*
  * On a file system with user xattrs, a record set by hand is printed; on
  * one without (tmpfs before 6.6), why says that there are no records.
  */
-static void sys_why_reads_the_record_xattr(void)
+static bool sys_why_reads_the_record_xattr(void)
 {
 	const char *rec = "T uid=0 pid=1 write rw '1\\n': -EINVAL\n"
 			  "reason: \x01\n";
@@ -1232,7 +1259,7 @@ static void sys_why_reads_the_record_xattr(void)
 		EXPECT(strstr(ktap_stderr(), "configfs: i: this configfs keeps no error records"));
 		free(out);
 		rm_root();
-		return;
+		return true;
 	}
 	EXPECT(RUN(&out, "why", "i") == 0);
 	EXPECT_STR(out, "T uid=0 pid=1 write rw '1\\n': -EINVAL\n"
@@ -1245,6 +1272,7 @@ static void sys_why_reads_the_record_xattr(void)
 	EXPECT_STR(out, "j: no error recorded\n");
 	free(out);
 	rm_root();
+	return true;
 }
 
 /*
@@ -1284,7 +1312,7 @@ static bool before(const char *text, const char *a, const char *b)
 	return pa && pb && pa < pb;
 }
 
-static void sys_commit_restore_configures_in_pending_and_commits_last(void)
+static bool sys_commit_restore_configures_in_pending_and_commits_last(void)
 {
 	char *out;
 	char *first;
@@ -1339,9 +1367,10 @@ static void sys_commit_restore_configures_in_pending_and_commits_last(void)
 	unlink(at("../c1.save"));
 	unlink(at("../c2.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_commit_waits_until_the_item_is_configured_whole(void)
+static bool sys_commit_waits_until_the_item_is_configured_whole(void)
 {
 	char *out;
 
@@ -1371,9 +1400,10 @@ static void sys_commit_waits_until_the_item_is_configured_whole(void)
 	free(out);
 	unlink(at("../c.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_commit_refuses_a_name_both_pending_and_live(void)
+static bool sys_commit_refuses_a_name_both_pending_and_live(void)
 {
 	char *out;
 
@@ -1388,9 +1418,10 @@ static void sys_commit_refuses_a_name_both_pending_and_live(void)
 	EXPECT(access(at("grp"), F_OK) && errno == ENOENT);
 	unlink(at("../c.save"));
 	rm_root();
+	return true;
 }
 
-static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
+static bool sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
 {
 	char *out;
 
@@ -1410,10 +1441,11 @@ static void sys_rm_uncommits_a_live_item_and_recommits_on_refusal(void)
 	EXPECT(access(at("other/links/x"), F_OK) && errno == ENOENT);
 	EXPECT(!access(at("grp/pending/y"), F_OK));
 	rm_root();
+	return true;
 }
 
 /* A partial restore of a link into a live item that is there already. */
-static void sys_restore_paths_link_into_a_live_item_left_out(void)
+static bool sys_restore_paths_link_into_a_live_item_left_out(void)
 {
 	char *out;
 
@@ -1427,6 +1459,7 @@ static void sys_restore_paths_link_into_a_live_item_left_out(void)
 	EXPECT(!access(at("other/links/x/a"), F_OK));
 	unlink(at("../c.save"));
 	rm_root();
+	return true;
 }
 
 int cfs_main(int argc, char **argv);
@@ -1460,7 +1493,7 @@ static int run_main(char **out, int argc, char **argv)
 	run_main(out, sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *),	\
 		 (char *[]){ __VA_ARGS__, NULL })
 
-static void cli_help_cmd_and_the_program_name(void)
+static bool cli_help_cmd_and_the_program_name(void)
 {
 	char *out;
 
@@ -1476,9 +1509,10 @@ static void cli_help_cmd_and_the_program_name(void)
 	EXPECT(MAIN(&out, "/opt/bin/cfs", "bogus") == CFS_EXIT_USAGE);
 	free(out);
 	EXPECT(strstr(ktap_stderr(), "cfs: bogus: unknown command; see cfs --help"));
+	return true;
 }
 
-static void cli_help_and_usage_exit_codes(void)
+static bool cli_help_and_usage_exit_codes(void)
 {
 	char *out;
 
@@ -1499,6 +1533,7 @@ static void cli_help_and_usage_exit_codes(void)
 	EXPECT(RUN(&out, "restore", "/nonexistent/file") == CFS_EXIT_SYSTEM);
 	EXPECT(strstr(ktap_stderr(), "configfs: /nonexistent/file: No such file or directory"));
 	free(out);
+	return true;
 }
 
 const struct ktap_case sys_cases[] = {

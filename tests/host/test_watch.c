@@ -21,7 +21,7 @@
 
 #include "configfs.h"
 #include "fake.h"
-#include "ktap.h"
+#include "host.h"
 
 #define TW_MAX_WDS	64
 
@@ -150,7 +150,7 @@ static void tw_free(struct tw *tw)
 	fake_free(&tw->fake);
 }
 
-static void watch_scan_prints_nothing_and_watches_every_dir(void)
+static bool watch_scan_prints_nothing_and_watches_every_dir(void)
 {
 	struct tw tw;
 
@@ -159,9 +159,10 @@ static void watch_scan_prints_nothing_and_watches_every_dir(void)
 	EXPECT(tw.w.nr_watched == 3);
 	EXPECT(tw_wd(&tw, "t/i") != 999 && tw_wd(&tw, "t/x") != 999);
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_prints_directories_as_they_come_and_go(void)
+static bool watch_prints_directories_as_they_come_and_go(void)
 {
 	struct tw tw;
 
@@ -184,9 +185,10 @@ static void watch_prints_directories_as_they_come_and_go(void)
 	watch_event(&tw.w, 4, IN_IGNORED, NULL);
 	EXPECT_OUT(&tw, "");
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_prints_links_with_their_targets(void)
+static bool watch_prints_links_with_their_targets(void)
 {
 	struct tw tw;
 
@@ -199,9 +201,10 @@ static void watch_prints_links_with_their_targets(void)
 	tw_event(&tw, "t/x", IN_DELETE, "to i");
 	EXPECT_OUT(&tw, "remove \"t/x/to i\" -> t/i\n");
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_prints_value_changes_old_and_new(void)
+static bool watch_prints_value_changes_old_and_new(void)
 {
 	struct tw tw;
 
@@ -225,9 +228,10 @@ static void watch_prints_value_changes_old_and_new(void)
 	tw_event(&tw, "t/i", IN_MODIFY, "bad");
 	EXPECT_OUT(&tw, "change t/i/bad ? [unreadable: Input/output error] -> ok\n");
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_directory_event_rereads_its_values(void)
+static bool watch_directory_event_rereads_its_values(void)
 {
 	struct tw tw;
 
@@ -239,12 +243,13 @@ static void watch_directory_event_rereads_its_values(void)
 	tw_event(&tw, "t/i", IN_ATTRIB, NULL);
 	EXPECT_OUT(&tw, "");
 	tw_free(&tw);
+	return true;
 }
 
 #define TW_CHANGE	"{\"event\":\"change\",\"path\":\"t/i/v\","
 #define TW_V_JSON	"\"a \\\"q\\\" \\\\ \\t\\u0001\\n\xc3\xa9\""
 
-static void watch_json_escapes_every_field(void)
+static bool watch_json_escapes_every_field(void)
 {
 	struct tw tw;
 
@@ -267,10 +272,11 @@ static void watch_json_escapes_every_field(void)
 		   "{\"event\":\"create\",\"path\":\"t/\\\"j\\\"/dg\",\"type\":\"dir\"}\n"
 		   "{\"event\":\"create\",\"path\":\"t/x/l\",\"type\":\"link\",\"target\":\"t/i\"}\n");
 	tw_free(&tw);
+	return true;
 }
 
 /* A key's change showed the key: "[secret]", or "secret":true in JSON. */
-static void watch_hides_secret_values(void)
+static bool watch_hides_secret_values(void)
 {
 	struct tw tw;
 
@@ -295,9 +301,10 @@ static void watch_hides_secret_values(void)
 	tw_event(&tw, "t/i", IN_MODIFY, "dhchap_key");
 	EXPECT_OUT(&tw, "{\"event\":\"change\",\"path\":\"t/i/dhchap_key\",\"secret\":true}\n");
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_overflow_looks_at_everything_again(void)
+static bool watch_overflow_looks_at_everything_again(void)
 {
 	struct tw tw;
 
@@ -314,9 +321,10 @@ static void watch_overflow_looks_at_everything_again(void)
 	watch_event(&tw.w, -1, IN_Q_OVERFLOW, NULL);
 	EXPECT_OUT(&tw, "remove t/l -> t/i\n");
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_ends_when_its_top_is_removed(void)
+static bool watch_ends_when_its_top_is_removed(void)
 {
 	struct tw tw;
 
@@ -331,9 +339,10 @@ static void watch_ends_when_its_top_is_removed(void)
 	watch_event(&tw.w, 1, IN_IGNORED, NULL);
 	EXPECT_OUT(&tw, "");
 	tw_free(&tw);
+	return true;
 }
 
-static void watch_ignores_what_it_never_saw(void)
+static bool watch_ignores_what_it_never_saw(void)
 {
 	struct tw tw;
 	struct watch w = { .fs = &tw.fake.fs };
@@ -348,10 +357,11 @@ static void watch_ignores_what_it_never_saw(void)
 	EXPECT(watch_start(&w, "t/i/v") == -ENOTDIR);
 	EXPECT(watch_start(&w, "t/nothing") == -ENOENT);
 	tw_free(&tw);
+	return true;
 }
 
 /* The command itself, on a directory of the host, until SIGINT. */
-static void watch_command_follows_a_real_directory_until_sigint(void)
+static bool watch_command_follows_a_real_directory_until_sigint(void)
 {
 	char root[] = "/tmp/cfs-watch-XXXXXX";
 	char out[64];
@@ -418,9 +428,10 @@ static void watch_command_follows_a_real_directory_until_sigint(void)
 	snprintf(out, sizeof(out), "%s/a", root);
 	rmdir(out);
 	rmdir(root);
+	return true;
 }
 
-static void watch_command_usage(void)
+static bool watch_command_usage(void)
 {
 	optind = 0;
 	EXPECT(cmd_watch(2, (char *[]){ "watch", "--bogus", NULL }) ==
@@ -429,6 +440,7 @@ static void watch_command_usage(void)
 	EXPECT(cmd_watch(3, (char *[]){ "watch", "a", "b", NULL }) ==
 	       CFS_EXIT_USAGE);
 	EXPECT(strstr(ktap_stderr(), "usage: configfs watch [--json] [-q] [PATH]\n"));
+	return true;
 }
 
 const struct ktap_case watch_cases[] = {

@@ -1,40 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KTAP and helpers for the C conformance tests (conf_*.c, better_*.c).
- * The helpers are static inline, as not every test uses each of them.
+ * The one KTAP harness of the C tests, in the guest (through guest.h) and
+ * on the host (tests/host/). Only the format and the verdicts live here.
  *
  * A test is a table of cases, each a function that returns true when the
  * behaviour holds. EXPECT() prints what failed and marks the running case
- * failed (the case goes on, so the log shows what else differs). Run them
- * with run_cases(), which prints the plan and one result line per case.
+ * failed (the case goes on, so that the log shows what else differs).
+ * run_cases() prints the plan and one result line per case; a program that
+ * drives its cases itself prints with ktap_plan(), ktap_case_end() or
+ * ktap_result(), and says "nothing to run" with ktap_skip_all().
+ *
+ * The state below is defined weak, so that a test of several files (the
+ * host tests, the fault campaign) has one copy of it.
  */
-#ifndef CONF_KTAP_H
-#define CONF_KTAP_H
+#ifndef KTAP_H
+#define KTAP_H
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
 
-#define CFS	"/sys/kernel/config"
-#define T	CFS "/cng_test"
-
-struct tcase {
+struct ktap_case {
 	const char *name;
 	bool (*fn)(void);
 };
+
+#define KTAP_CASE(fn)	{ #fn, fn }
+
+/* The running case has failed an EXPECT(). */
+__attribute__((weak)) bool case_failed;
+/*
+ * Set by a case that found stock doing what docs/differences.md says it
+ * does (the row and its words): reported as an expected difference.
+ */
+__attribute__((weak)) const char *case_differs;
+/* Cases failed so far; the exit status is ktap_exit_status(). */
+__attribute__((weak)) int ktap_failed;
+/*
+ * Where diagnostics go; NULL is stdout. The host tests point it at their
+ * own copy of stdout, as a case may capture fd 1 while it runs.
+ */
+__attribute__((weak)) FILE *ktap_diag;
 
 static inline const char *ename(int err)
 {
@@ -44,192 +59,107 @@ static inline const char *ename(int err)
 }
 
 /* Prints a KTAP diagnostic line. */
-static inline void say(const char *fmt, ...)
+static inline __attribute__((format(printf, 1, 2)))
+void say(const char *fmt, ...)
 {
+	FILE *out = ktap_diag ? ktap_diag : stdout;
 	va_list ap;
 
-	fputs("# ", stdout);
+	fputs("# ", out);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(out, fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
+	fputc('\n', out);
+	fflush(out);
 }
 
-static bool case_failed;
-/*
- * Set by a case that found stock doing what docs/differences.md says it
- * does (the row and its words): reported as an expected difference.
- */
-static const char *case_differs;
-
-static inline void ktap_expect(bool ok, const char *what, int line)
+static inline void ktap_expect(bool ok, const char *what, const char *file,
+			       int line)
 {
 	int err = errno;
 
 	if (ok)
 		return;
-	say("line %d: %s fails (errno %s)", line, what, ename(err));
+	say("%s:%d: %s fails (errno %s)", file, line, what, ename(err));
 	case_failed = true;
 }
 
-#define EXPECT(cond) ktap_expect((cond), #cond, __LINE__)
+#define EXPECT(cond) ktap_expect((cond), #cond, __FILE__, __LINE__)
 
 /* The call failed, with exactly this errno. */
 #define FAILS_WITH(call, err) ((call) < 0 && errno == (err))
 
-/* Runs a shell command, echoed first; returns its exit status. */
-static inline int sh(const char *fmt, ...)
+static inline void ktap_plan(int n)
 {
-	char cmd[1024];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	say("+ %s", cmd);
+	printf("KTAP version 1\n1..%d\n", n);
 	fflush(stdout);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-/* Reads a whole file into buf (NUL-terminated); bytes read or -errno. */
-static inline ssize_t slurp(const char *path, char *buf, size_t size)
+/* A run with nothing to do: an empty plan that says why. */
+static inline void ktap_skip_all(const char *why)
 {
-	int fd = open(path, O_RDONLY);
-	size_t got = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	while (got < size - 1 && (n = read(fd, buf + got, size - 1 - got)) > 0)
-		got += n;
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return got;
+	printf("KTAP version 1\n1..0 # SKIP %s\n", why);
+	fflush(stdout);
 }
-
-/* One open and one write of the string; 0, or -errno. */
-static inline int put(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? n : 0;
-}
-
-static inline void events_clear(void)
-{
-	put(T "/events", "clear");
-}
-
-/* The event log is exactly @want; prints both when not. */
-static inline bool events_are(const char *want)
-{
-	static char got[8192];
-
-	if (slurp(T "/events", got, sizeof(got)) < 0)
-		return false;
-	if (!strcmp(got, want))
-		return true;
-	say("event log differs; want:");
-	printf("%s", want);
-	say("got:");
-	printf("%s", got);
-	return false;
-}
-
-static inline int read_int(const char *path)
-{
-	char buf[64];
-
-	if (slurp(path, buf, sizeof(buf)) < 0)
-		return -1;
-	return atoi(buf);
-}
-
-static inline bool on_stock(void)
-{
-	const char *which = getenv("CNG_CONFIGFS");
-
-	return which && !strcmp(which, "stock");
-}
-
-static int ktap_failed;
 
 /*
- * Loads cng_test. A copy already loaded is an error: init unloads what a
- * test leaves loaded (and fails that test), so this test loaded it itself.
+ * Case @n's result line; @note, when not NULL, follows a passing case's
+ * line after "# " (a "SKIP reason", or "stock behaves the same"). Counts
+ * a failure; returns @ok.
  */
-static inline int cng_load(void)
+static inline bool ktap_result(int n, const char *name, bool ok,
+			       const char *note)
 {
-	if (!access(T, F_OK)) {
-		say("cng_test is already loaded");
-		return 1;
-	}
-	return sh("insmod /lib/modules/cng/cng_test.ko");
+	printf("%sok %d %s", ok ? "" : "not ", n, name);
+	if (ok && note)
+		printf(" # %s", note);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		ktap_failed++;
+	return ok;
 }
 
-static inline void run_cases(const struct tcase *cases, int n)
+/*
+ * Ends case @n, run inline by its program: the verdict is what EXPECT()
+ * found since the case before. Returns whether it passed.
+ */
+static inline bool ktap_case_end(int n, const char *name)
+{
+	bool ok = !case_failed;
+
+	case_failed = false;
+	return ktap_result(n, name, ok, NULL);
+}
+
+/* Runs one case of a table: its result line, as number @n. */
+static inline bool ktap_run_case(int n, const struct ktap_case *c)
+{
+	char why[256];
+	bool ok;
+
+	case_failed = false;
+	case_differs = NULL;
+	ok = c->fn() && !case_failed;
+	if (case_differs)
+		snprintf(why, sizeof(why),
+			 "SKIP expected to differ on stock: %s",
+			 case_differs);
+	return ktap_result(n, c->name, ok, case_differs ? why : NULL);
+}
+
+static inline void run_cases(const struct ktap_case *cases, int n)
 {
 	int i;
 
-	printf("KTAP version 1\n1..%d\n", n);
-	fflush(stdout);
-	for (i = 0; i < n; i++) {
-		bool ok;
-
-		case_failed = false;
-		case_differs = NULL;
-		ok = cases[i].fn() && !case_failed;
-
-		printf("%sok %d %s", ok ? "" : "not ", i + 1, cases[i].name);
-		if (ok && case_differs)
-			printf(" # SKIP expected to differ on stock: %s",
-			       case_differs);
-		printf("\n");
-		fflush(stdout);
-		if (!ok)
-			ktap_failed++;
-	}
+	ktap_plan(n);
+	for (i = 0; i < n; i++)
+		ktap_run_case(i + 1, &cases[i]);
 }
 
-/*
- * A test's main, for cases on cng_test alone: loads it, runs @cases, and
- * fails the run if an object is left that was not there at load
- * (cng_test's live count), a callback came late, or cng_test does not
- * unload. Returns the exit status.
- */
-static inline int run_cng_test_cases(const struct tcase *cases, int n)
+static inline int ktap_exit_status(void)
 {
-	int live;
-
-	if (cng_load()) {
-		printf("KTAP version 1\n1..0 # SKIP insmod failed\n");
-		return 1;
-	}
-	live = read_int(T "/live");
-	run_cases(cases, n);
-	if (read_int(T "/live") != live || read_int(T "/late")) {
-		say("live %d (%d at load), late %d", read_int(T "/live"), live,
-		    read_int(T "/late"));
-		ktap_failed++;
-	}
-	if (sh("rmmod cng_test"))
-		ktap_failed++;
 	return ktap_failed ? 1 : 0;
 }
 
-#endif /* CONF_KTAP_H */
+#endif /* KTAP_H */

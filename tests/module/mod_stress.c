@@ -6,17 +6,13 @@
  *
  *   /sys/kernel/config/nullb/st0 .. st7/   made and removed at random
  */
+#define _GNU_SOURCE
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "guest.h"
 
 #define NB	"/sys/kernel/config/nullb"
 #define NAMES	8
@@ -29,7 +25,7 @@ static atomic_long ops;
 
 static void bad(const char *what, const char *path, int err)
 {
-	printf("# unexpected: %s %s: %s\n", what, path, strerror(err));
+	say("unexpected: %s %s: %s", what, path, strerror(err));
 	atomic_fetch_add(&unexpected, 1);
 }
 
@@ -165,18 +161,16 @@ int main(void)
 	pthread_t tids[ARRAY_SIZE(fns)];
 	unsigned int i, n = ARRAY_SIZE(fns);
 	char path[256];
-	int failed = 0;
 	DIR *dir;
 
-	printf("KTAP version 1\n");
 	if (!system("grep -qx null_blk /tests/kmods-absent")) {
-		printf("1..0 # SKIP null_blk is not a module of this kernel\n");
+		ktap_skip_all("null_blk is not a module of this kernel");
 		return 4;
 	}
-	printf("1..3\n");
+	ktap_plan(3);
 	/* Present but failing: what a broken register_subsystem does. */
 	if (system("modprobe null_blk nr_devices=0") || access(NB, F_OK)) {
-		printf("# null_blk does not load, or " NB " is missing\n");
+		say("null_blk does not load, or " NB " is missing");
 		return 1;
 	}
 	for (i = 0; i < n; i++)
@@ -185,15 +179,14 @@ int main(void)
 	stop = 1;
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
-	printf("# %ld operations\n", (long)ops);
-	printf("%sok 1 racing_tasks_see_only_expected_errors\n",
-	       unexpected ? "not " : "");
-	failed |= unexpected;
+	say("%ld operations", (long)ops);
+	ktap_result(1, "racing_tasks_see_only_expected_errors", !unexpected,
+		    NULL);
 
 	for (i = 0; i < NAMES; i++) {
 		snprintf(path, sizeof(path), NB "/st%u", i);
 		if (rmdir(path) && errno != ENOENT)
-			failed = 1;
+			ktap_failed++;
 	}
 	dir = opendir(NB);
 	i = 0;
@@ -202,10 +195,8 @@ int main(void)
 	if (dir)
 		closedir(dir);
 	/* ".", "..", and the subsystem's "features" attribute. */
-	printf("%sok 2 tree_is_empty_after_cleanup\n", i == 3 ? "" : "not ");
-	failed |= i != 3;
-	i = system("rmmod null_blk");
-	printf("%sok 3 client_module_unloads\n", i ? "not " : "");
-	failed |= i != 0;
-	return failed ? 1 : 0;
+	ktap_result(2, "tree_is_empty_after_cleanup", i == 3, NULL);
+	ktap_result(3, "client_module_unloads", !system("rmmod null_blk"),
+		    NULL);
+	return ktap_exit_status();
 }

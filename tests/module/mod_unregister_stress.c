@@ -29,7 +29,7 @@
 #include <dirent.h>
 #include <pthread.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define SLOTS	4
 #define PARTS	4
@@ -330,7 +330,7 @@ static bool t_released(void)
 	return true;
 }
 
-static const struct tcase cases[] = {
+static const struct ktap_case cases[] = {
 	{ "unregister_racing_user_calls_fails_only_with_explained_errnos",
 	  t_race },
 	{ "every_kind_of_call_made_progress", t_progress },
@@ -341,19 +341,18 @@ static const struct tcase cases[] = {
 int main(int argc, char **argv)
 {
 	if (on_stock()) {
-		printf("KTAP version 1\n1..0 # SKIP %s\n",
-		       "expected to differ on stock: not run, items leak");
+		ktap_skip_all("expected to differ on stock: not run, items leak");
 		return 4;
 	}
 	if (argc > 1)
 		seconds = atol(argv[1]);
 	if (cng_load() || !listing(T, tree_before, sizeof(tree_before))) {
-		printf("KTAP version 1\n1..0 # SKIP setup failed\n");
+		ktap_skip_all("setup failed");
 		return 1;
 	}
 	live_before = read_int(T "/live");
 	run_cases(cases, ARRAY_SIZE(cases));
 	if (sh("rmmod cng_test"))
 		ktap_failed++;
-	return ktap_failed ? 1 : 0;
+	return ktap_exit_status();
 }

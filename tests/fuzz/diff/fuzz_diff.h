@@ -8,7 +8,7 @@
 #ifndef FUZZ_DIFF_H
 #define FUZZ_DIFF_H
 
-#include "ktap.h"
+#include "guest.h"
 
 #define CNG_KO		"/lib/modules/cng/cng_test.ko"
 #define MAX_OPS		4096
