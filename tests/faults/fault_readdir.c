@@ -126,8 +126,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (on_stock()) {
-		ktap_skip_all("expected to differ on stock: "
-			      "its readdir allocates nothing");
+		ktap_skip_all("expected to differ on stock: its readdir allocates nothing");
 		return 4;
 	}
 	ret = fault_setup();

@@ -28,6 +28,13 @@
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif
+#define ktap_attribute(x)	__attribute__((x))
+#ifndef __printf
+#define __printf(a, b)		ktap_attribute(__format__(printf, a, b))
+#endif
+#ifndef __weak
+#define __weak			ktap_attribute(__weak__)
+#endif
 
 struct ktap_case {
 	const char *name;
@@ -37,19 +44,19 @@ struct ktap_case {
 #define KTAP_CASE(fn)	{ #fn, fn }
 
 /* The running case has failed an EXPECT(). */
-__attribute__((weak)) bool case_failed;
+__weak bool case_failed;
 /*
  * Set by a case that found stock doing what docs/differences.md says it
  * does (the row and its words): reported as an expected difference.
  */
-__attribute__((weak)) const char *case_differs;
+__weak const char *case_differs;
 /* Cases failed so far; the exit status is ktap_exit_status(). */
-__attribute__((weak)) int ktap_failed;
+__weak int ktap_failed;
 /*
  * Where diagnostics go; NULL is stdout. The host tests point it at their
  * own copy of stdout, as a case may capture fd 1 while it runs.
  */
-__attribute__((weak)) FILE *ktap_diag;
+__weak FILE *ktap_diag;
 
 static inline const char *ename(int err)
 {
@@ -59,8 +66,7 @@ static inline const char *ename(int err)
 }
 
 /* Prints a KTAP diagnostic line. */
-static inline __attribute__((format(printf, 1, 2)))
-void say(const char *fmt, ...)
+static inline __printf(1, 2) void say(const char *fmt, ...)
 {
 	FILE *out = ktap_diag ? ktap_diag : stdout;
 	va_list ap;
@@ -135,7 +141,7 @@ static inline bool ktap_case_end(int n, const char *name)
 /* Runs one case of a table: its result line, as number @n. */
 static inline bool ktap_run_case(int n, const struct ktap_case *c)
 {
-	char why[256];
+	char why[256] = "";
 	bool ok;
 
 	case_failed = false;
@@ -145,7 +151,7 @@ static inline bool ktap_run_case(int n, const struct ktap_case *c)
 		snprintf(why, sizeof(why),
 			 "SKIP expected to differ on stock: %s",
 			 case_differs);
-	return ktap_result(n, c->name, ok, case_differs ? why : NULL);
+	return ktap_result(n, c->name, ok, why[0] ? why : NULL);
 }
 
 static inline void run_cases(const struct ktap_case *cases, int n)

@@ -14,7 +14,9 @@
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define cfs_attribute(x)	__attribute__((x))
+#ifndef __printf
 #define __printf(a, b)		cfs_attribute(__format__(printf, a, b))
+#endif
 #define __noreturn		cfs_attribute(__noreturn__)
 
 /* util.c */
