@@ -305,6 +305,71 @@ server_killed_under_io_fails_with_eio() {
 	fnbd_stop $d
 }
 
+# nbd-server killed and started again under ext4 writes, with a
+# dead_timeout: the disk connects again (connected turns 0, then 1), the
+# writes that waited meanwhile go out on the new connection, no request
+# fails, and every file reads back whole after a remount. nbd-server
+# greets slowly under TCG: the timeout and dead_timeout leave room.
+server_restart_loses_nothing() {
+	d=again
+	server_start &&
+	fnbd_start $d target=127.0.0.1 device=disk timeout=120 \
+		dead_timeout=300 &&
+	run mkfs.ext4 -q -F /dev/$d && run mount -t ext4 /dev/$d $M || return 1
+	(
+		i=0
+		while [ $i -lt 16 ]; do
+			dd if=/dev/urandom of=$D/src.$i bs=64K count=4 \
+				2>/dev/null &&
+			cp $D/src.$i $M/f.$i && sync || exit 1
+			i=$((i + 1))
+		done
+	) &
+	srl_w=$!
+	sleep 3
+	run killall -9 nbd-server
+	wait_for sh -c "[ \"\$(cat $FNBD/live/$d/connected)\" = 0 ]" || return 1
+	echo "# last_error: $(fnbd_status $d last_error)"
+	fnbd_status $d last_error | grep -q "^connecting again: " || return 1
+	sleep 2
+	run nbd-server -C $D/config && wait_for listening 10809 || return 1
+	wait $srl_w || { echo "# a write failed"; return 1; }
+	echo "# connected $(fnbd_status $d connected)," \
+		"errors $(fnbd_status $d errors)"
+	test "$(fnbd_status $d connected)" = 1 &&
+	test "$(fnbd_status $d errors)" = 0 &&
+	log_has "fakenbd: $d: connected again to 127.0.0.1:10809" &&
+	run umount $M && run mount -t ext4 /dev/$d $M || return 1
+	i=0
+	while [ $i -lt 16 ]; do
+		cmp $D/src.$i $M/f.$i || return 1
+		i=$((i + 1))
+	done
+	run umount $M && fnbd_stop $d
+}
+
+# A dead_timeout that runs out with no server: connected stays 0, the
+# reason says so, and I/O then fails with EIO.
+dead_timeout_runs_out() {
+	d=gone
+	fnbd_start $d target=127.0.0.1 device=disk timeout=30 \
+		dead_timeout=4 || return 1
+	run killall -9 nbd-server
+	wait_for sh -c "cat $FNBD/live/$d/last_error |
+		grep -q '^not connected again within 4 s: '" || {
+		echo "# last_error: $(fnbd_status $d last_error)"
+		return 1
+	}
+	echo "# last_error: $(fnbd_status $d last_error)"
+	test "$(fnbd_status $d connected)" = 0 || return 1
+	if dd if=/dev/$d of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null
+	then
+		echo "# a read succeeded"
+		return 1
+	fi
+	fnbd_stop $d
+}
+
 # Elevator switches while reads run: the receive thread holds the queue's
 # usage counter across each reply, so a switch (which frees the
 # scheduler's requests) waits for it; KASAN, on the debug kernel, sees
@@ -421,7 +486,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 26
+ktap_plan 28
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -448,6 +513,8 @@ check disconnect_fails_io_and_keeps_the_disk \
 	disconnect_fails_io_and_keeps_the_disk
 check server_killed_under_io_fails_with_eio \
 	server_killed_under_io_fails_with_eio
+check server_restart_loses_nothing server_restart_loses_nothing
+check dead_timeout_runs_out dead_timeout_runs_out
 check nothing_left_in_configfs \
 	test -z "$(ls $FNBD/pending)$(ls $FNBD/live)"
 check module_unloads fnbd_unload

@@ -149,6 +149,35 @@ no_timeout_waits() {
 	fnbd_stop slow0
 }
 
+# timeout 0 and a server that never answers: the close of a buffered
+# write syncs it and waits, holding the disk's open mutex, and the
+# un-commit waits behind it. The un-commit runs without the item's lock,
+# so the status reads and disconnect go on: writing 1 to disconnect fails
+# the write-back, and the un-commit completes, the disk gone.
+disconnect_ends_an_uncommit_waiting_on_the_server() {
+	bad stall && fnbd_start wedged target=127.0.0.1:$PORT timeout=0 ||
+		return 1
+	dd if=/dev/zero of=/dev/wedged bs=4K seek=128 count=1 2>/dev/null &
+	dew_dd=$!
+	sleep 2
+	conf_sys rename "$FNBD/live/wedged" "$FNBD/pending/wedged" \
+		> /tmp/wedged.mv &
+	dew_mv=$!
+	sleep 2
+	if ! kill -0 $dew_dd 2>/dev/null || ! kill -0 $dew_mv 2>/dev/null; then
+		echo "# the write or the un-commit did not wait"
+		return 1
+	fi
+	run timeout 20 cat "$FNBD/live/wedged/connected" | sed 's/^/# connected: /'
+	run timeout 20 sh -c "echo 1 > $FNBD/live/wedged/disconnect" ||
+		return 1
+	wait $dew_mv || true
+	wait $dew_dd || true
+	echo "# mv live/wedged pending/: $(cat /tmp/wedged.mv)"
+	test "$(cat /tmp/wedged.mv)" = OK && ! [ -e /dev/wedged ] &&
+	run rmdir "$FNBD/pending/wedged"
+}
+
 # The export's block sizes (NBD_INFO_BLOCK_SIZE, asked for in NBD_OPT_GO)
 # are the queue's: 4 KiB logical, 8 KiB physical, 64 KiB requests.
 block_sizes_are_honoured() {
@@ -183,7 +212,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 22
+ktap_plan 23
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -205,6 +234,8 @@ check stall_mid_reply_times_out transmission stallreply 0
 check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
 check no_timeout_waits_for_a_slow_reply no_timeout_waits
+check disconnect_ends_an_uncommit_waiting_on_the_server \
+	disconnect_ends_an_uncommit_waiting_on_the_server
 check server_shutdown_is_a_soft_disconnect \
 	server_shutdown_is_a_soft_disconnect
 check reasons_are_logged sh -c ". ./fakenbd_lib.sh;
