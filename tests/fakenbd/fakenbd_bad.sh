@@ -46,21 +46,23 @@ serve() {
 }
 
 # A server that stalls its greeting holds only the writer of connect=1:
-# meanwhile a mkdir in pending/, a listing of live/, and the connect and
-# commit of another disk go on, the stalled item's own commit and settings
-# are refused at once, and killing the writer ends its wait.
+# meanwhile a mkdir in pending/, a listing and a lookup in live/, and the
+# connect and commit of another disk go on (each one's time is printed),
+# the stalled item's own commit and settings are refused at once, and
+# killing the writer ends its wait.
 connect_waits_alone() {
 	bad silent && serve ioerror $((PORT + 1)) &&
 	fnbd_make slow target=127.0.0.1:$PORT timeout=600 || return 1
 	echo 1 > "$FNBD/pending/slow/connect" &
 	cwa_pid=$!
 	sleep 1 && kill -0 $cwa_pid &&
-	run timeout 20 mkdir "$FNBD/pending/other" &&
-	run timeout 20 ls "$FNBD/live" &&
+	timed run timeout 20 mkdir "$FNBD/pending/other" &&
+	timed run timeout 20 ls "$FNBD/live" &&
+	timed run timeout 20 sh -c "! stat $FNBD/live/none 2>/dev/null" &&
 	fnbd_make fast target=127.0.0.1:$((PORT + 1)) timeout=10 &&
-	run timeout 20 sh -c "echo 1 > $FNBD/pending/fast/connect" &&
+	timed run timeout 20 sh -c "echo 1 > $FNBD/pending/fast/connect" &&
 	test "$(fnbd_status fast connected)" = 1 &&
-	run timeout 20 mv "$FNBD/pending/fast" "$FNBD/live/" &&
+	timed run timeout 20 mv "$FNBD/pending/fast" "$FNBD/live/" &&
 	test "$(fnbd_status fast connected)" = 1 &&
 	! fnbd_set slow timeout 5 2>/dev/null &&
 	fnbd_commit_fails EBUSY "a connect is under way" slow &&

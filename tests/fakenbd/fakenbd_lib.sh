@@ -24,6 +24,7 @@
 #   listening PORT            something listens on TCP PORT
 #   wait_for CMD...           poll CMD for up to 20 s
 #   log_has PATTERN           the kernel log has a line matching PATTERN
+#   timed CMD...              run CMD and say how long it took (ms)
 . ./lib.sh
 
 FNBD_KO=/lib/modules/cng/fakenbd.ko
@@ -146,4 +147,13 @@ log_has() {
 
 fnbd_on_stock() {
 	[ "${CNG_CONFIGFS:-ours}" = stock ]
+}
+
+timed() {
+	tm_start=$(cut -d' ' -f1 /proc/uptime)
+	tm_ret=0
+	"$@" || tm_ret=$?
+	echo "# took $(awk -v a="$tm_start" -v b="$(cut -d' ' -f1 /proc/uptime)" \
+		'BEGIN { printf "%d", (b - a) * 1000 }') ms: $*"
+	return $tm_ret
 }
