@@ -439,25 +439,32 @@ static bool fakenbd_soft_disconnect(struct fakenbd_dev *dev)
 }
 
 /*
- * Put a request this thread claimed back on the transmit list, whole, when
- * the connection is broken (to be sent again once it is made again); false
- * when it is dead, and the caller fails the request.
+ * Put a request back on the transmit list, whole, when the connection is
+ * broken (to be sent again once it is made again); false when it is not.
  */
+static bool fakenbd_requeue_locked(struct fakenbd_dev *dev,
+				   struct fakenbd_cmd *cmd)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->broken)
+		return false;
+	cmd->state = FAKENBD_CMD_QUEUED;
+	cmd->sent = 0;
+	list_add_tail(&cmd->tx_entry, &dev->tx_list);
+	return true;
+}
+
+/* A request this thread claimed: false when it is dead, for the caller to fail. */
 static bool fakenbd_requeue_claimed(struct fakenbd_dev *dev,
 				    struct fakenbd_cmd *cmd)
 {
 	unsigned long flags;
-	bool broken;
+	bool requeued;
 
 	spin_lock_irqsave(&dev->lock, flags);
-	broken = dev->broken;
-	if (broken) {
-		cmd->state = FAKENBD_CMD_QUEUED;
-		cmd->sent = 0;
-		list_add_tail(&cmd->tx_entry, &dev->tx_list);
-	}
+	requeued = fakenbd_requeue_locked(dev, cmd);
 	spin_unlock_irqrestore(&dev->lock, flags);
-	return broken;
+	return requeued;
 }
 
 /* Handle one reply of good magic: 0, or -errno once the connection died. */
@@ -582,10 +589,8 @@ static bool fakenbd_requeue_one(struct request *rq, void *data)
 	wait_event_interruptible(dev->tx_wait,
 				 fakenbd_cmd_not_sending(dev, cmd));
 	spin_lock_irqsave(&dev->lock, flags);
-	if (dev->broken && cmd->state == FAKENBD_CMD_SENT) {
-		cmd->state = FAKENBD_CMD_QUEUED;
-		list_add_tail(&cmd->tx_entry, &dev->tx_list);
-	}
+	if (cmd->state == FAKENBD_CMD_SENT)
+		fakenbd_requeue_locked(dev, cmd);
 	spin_unlock_irqrestore(&dev->lock, flags);
 	return true;
 }
