@@ -151,15 +151,17 @@ no_timeout_waits() {
 	fnbd_stop slow0
 }
 
-# timeout 0 and a server that never answers: the close of a buffered
-# write syncs it and waits, holding the disk's open mutex, and the
-# un-commit waits behind it. The un-commit runs without the item's lock,
-# so the status reads and disconnect go on: writing 1 to disconnect fails
-# the write-back, and the un-commit completes, the disk gone.
+# timeout 0 and a server that never answers the partition table's read:
+# the disk's first opener waits in the scan, holding the disk's open
+# mutex, and the un-commit waits behind it. The un-commit runs without the
+# item's lock, so the status reads and disconnect go on: writing 1 to
+# disconnect fails the read, the opener goes, and the un-commit completes
+# (or, if it took the mutex while the opener was still there, is refused
+# with EBUSY and a second one completes): nothing waits for ever.
 disconnect_ends_an_uncommit_waiting_on_the_server() {
-	bad stall && fnbd_start wedged target=127.0.0.1:$PORT timeout=0 ||
+	bad stallscan && fnbd_start wedged target=127.0.0.1:$PORT timeout=0 ||
 		return 1
-	dd if=/dev/zero of=/dev/wedged bs=4K seek=128 count=1 2>/dev/null &
+	dd if=/dev/wedged of=/dev/null bs=4K count=1 2>/dev/null &
 	dew_dd=$!
 	sleep 2
 	conf_sys rename "$FNBD/live/wedged" "$FNBD/pending/wedged" \
@@ -167,17 +169,22 @@ disconnect_ends_an_uncommit_waiting_on_the_server() {
 	dew_mv=$!
 	sleep 2
 	if ! kill -0 $dew_dd 2>/dev/null || ! kill -0 $dew_mv 2>/dev/null; then
-		echo "# the write or the un-commit did not wait"
+		echo "# the opener or the un-commit did not wait:" \
+			"$(cat /tmp/wedged.mv)"
 		return 1
 	fi
-	run timeout 20 cat "$FNBD/live/wedged/connected" | sed 's/^/# connected: /'
-	run timeout 20 sh -c "echo 1 > $FNBD/live/wedged/disconnect" ||
+	echo "# connected: $(timeout 20 cat "$FNBD/live/wedged/connected")"
+	timed run timeout 20 sh -c "echo 1 > $FNBD/live/wedged/disconnect" ||
 		return 1
 	wait $dew_mv || true
 	wait $dew_dd || true
 	echo "# mv live/wedged pending/: $(cat /tmp/wedged.mv)"
-	test "$(cat /tmp/wedged.mv)" = OK && ! [ -e /dev/wedged ] &&
-	run rmdir "$FNBD/pending/wedged"
+	case $(cat /tmp/wedged.mv) in
+	OK) ;;
+	EBUSY | E16) fnbd_uncommit wedged || return 1 ;;
+	*) return 1 ;;
+	esac
+	! [ -e /dev/wedged ] && run rmdir "$FNBD/pending/wedged"
 }
 
 # The export's block sizes (NBD_INFO_BLOCK_SIZE, asked for in NBD_OPT_GO)
