@@ -65,14 +65,13 @@
  * @lock: serialises commit, un-commit, connect, disconnect and the status
  *	reads against each other; sleeps, held across fakenbd_start(),
  *	never across a wait for the server (connect) nor across
- *	fakenbd_stop(), which may wait on it as long as the server is away
+ *	fakenbd_stop(), which may wait for an attempt to connect again
  * @dev: the running disk while live, else NULL; written under @lock, read
  *	without it by the status hook (which cannot run once
  *	fakenbd_stop() returned). Freed only under @lock, after it is
  *	cleared: whoever holds @lock and finds it may use it.
  * @stopping: an un-commit is in fakenbd_stop() on @dev; under @lock. The
- *	status reads and disconnect go on meanwhile (disconnect is how the
- *	user ends a stop that waits on a server gone for good).
+ *	status reads and disconnect go on meanwhile.
  * @session: the connection a write of 1 to connect made, which the next
  *	commit takes over; under @lock
  * @connecting: a write to connect is waiting for the server; under @lock
@@ -402,10 +401,10 @@ static int fakenbd_item_commit(struct config_item *item)
 
 /*
  * rename(2) of live/NAME to pending/NAME: remove the disk, disconnect. The
- * stop writes back and may wait as long as the server is away; it runs
- * without the item's lock, so that disconnect (and the status) can be
- * used meanwhile. The device is freed under the lock, once no one can be
- * using it.
+ * stop never waits on the server (it refuses while the disk is open or
+ * being opened or closed), but may wait for an attempt to connect again:
+ * it runs without the item's lock, so that the status reads go on. The
+ * device is freed under the lock, once no one can be using it.
  */
 static int fakenbd_item_uncommit(struct config_item *item)
 {

@@ -1315,12 +1315,12 @@ err_free:
  * @why: set to the reason on failure ("fakenbd0 is open or mounted")
  * @why_len: size of @why
  *
- * Refuses while anyone has the disk open (a mount included). Otherwise no
- * one may open it again; the disk is removed, which writes back and waits
- * for its requests (each at most the timeout, or while the connection is
- * being made again, at most the dead_timeout; then they fail; with
- * neither, until fakenbd_disconnect()), NBD_CMD_DISC is sent if the
- * connection is up, and the connection ends. After a return of 0 the
+ * Refuses while anyone has the disk open (a mount included), or is
+ * opening or closing it (which may wait on the server). Otherwise no one
+ * may open it again; the disk is removed (the last close wrote it back,
+ * so nothing waits on the server), NBD_CMD_DISC is sent if the connection
+ * is up, and the connection ends, which may wait for an attempt to
+ * connect again under way (FAKENBD_RECONNECT_ATTEMPT). After a return of 0 the
  * status hook is not called any more, and @dev is good only for
  * fakenbd_disconnect(), which may run concurrently with the stop, the
  * status getters and fakenbd_free().
@@ -1334,7 +1334,17 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 	unsigned long flags;
 	bool up;
 
-	mutex_lock(&dev->disk->open_mutex);
+	/*
+	 * An opener holds the mutex across the partition scan, and a closer
+	 * across the write-back: as long as the server takes to answer (for
+	 * ever, with timeout 0). Never wait for them here, under the
+	 * caller's locks (a configfs rename's): refuse, as for an opener.
+	 */
+	if (!mutex_trylock(&dev->disk->open_mutex)) {
+		snprintf(why, why_len, "%s is being opened or closed",
+			 dev->name);
+		return -EBUSY;
+	}
 	if (disk_openers(dev->disk)) {
 		mutex_unlock(&dev->disk->open_mutex);
 		snprintf(why, why_len, "%s is open or mounted", dev->name);
