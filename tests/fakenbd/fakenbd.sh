@@ -59,7 +59,7 @@ server_start() {
 	readonly = true
 CONF
 	run nbd-server -C $D/config &&
-	wait_for listening 10809
+	WAIT_FOR_S=120 wait_for listening 10809
 }
 
 setup() {
@@ -348,7 +348,8 @@ server_restart() {
 	fnbd_status $d last_error | grep -q "^connecting again: " || return 1
 	sleep 2
 	kill -0 $srl_w || { echo "# the writer did not wait"; return 1; }
-	run nbd-server -C $D/config && wait_for listening 10809 || return 1
+	run nbd-server -C $D/config && WAIT_FOR_S=120 wait_for listening 10809 ||
+		return 1
 	srl_i=0
 	until [ "$(fnbd_status $d connected)" = 1 ]; do
 		srl_i=$((srl_i + 1))

@@ -178,6 +178,31 @@ uncommit_never_waits_on_the_server() {
 	run rmdir "$FNBD/pending/wedged"
 }
 
+# A dead_timeout and a server killed and started again: connected turns
+# 0 and says why, a read meanwhile waits, and once the server is back the
+# disk connects again, the read succeeds, nothing failed.
+reconnect_after_a_server_restart() {
+	bad ioerror &&
+	fnbd_start back target=127.0.0.1:$PORT timeout=10 dead_timeout=60 &&
+	run dd if=/dev/back of=/dev/null bs=4K count=1 iflag=direct || return 1
+	killall -9 fakenbd_badserver
+	wait_for sh -c "[ \"\$(cat $FNBD/live/back/connected)\" = 0 ]" ||
+		return 1
+	echo "# last_error: $(fnbd_status back last_error)"
+	fnbd_status back last_error | grep -q "^connecting again: " || return 1
+	dd if=/dev/back of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null &
+	rasr_dd=$!
+	sleep 2
+	kill -0 $rasr_dd || { echo "# the read did not wait"; return 1; }
+	bad ioerror && wait $rasr_dd || { echo "# the read failed"; return 1; }
+	echo "# connected $(fnbd_status back connected)," \
+		"errors $(fnbd_status back errors)"
+	test "$(fnbd_status back connected)" = 1 &&
+	test "$(fnbd_status back errors)" = 0 &&
+	log_has "back: connected again to 127.0.0.1:$PORT" &&
+	fnbd_stop back
+}
+
 # The export's block sizes (NBD_INFO_BLOCK_SIZE, asked for in NBD_OPT_GO)
 # are the queue's: 4 KiB logical, 8 KiB physical, 64 KiB requests.
 block_sizes_are_honoured() {
@@ -212,7 +237,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 23
+ktap_plan 24
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -234,6 +259,7 @@ check stall_mid_reply_times_out transmission stallreply 0
 check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
 check no_timeout_waits_for_a_slow_reply no_timeout_waits
+check reconnect_after_a_server_restart reconnect_after_a_server_restart
 check uncommit_never_waits_on_the_server \
 	uncommit_never_waits_on_the_server
 check server_shutdown_is_a_soft_disconnect \
