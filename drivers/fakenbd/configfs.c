@@ -12,6 +12,9 @@
  *       rw            1 (default) writable, 0 read-only
  *       timeout       seconds, 0..3600 (default 30): the connection and
  *                     handshake together, and each request; 0 waits
+ *       dead_timeout  seconds, 0..3600 (default 0): how long a lost
+ *                     connection is made again for, the requests out
+ *                     kept and sent again; 0 fails them at once
  *       connect       write-only: 1 connects and runs the handshake now,
  *                     0 closes that connection; see below
  *       disconnect    write-only: 1 ends a live disk's connection, as
@@ -58,12 +61,17 @@
  * @device: the export's name
  * @rw: writable
  * @timeout: seconds
- * @lock: serialises commit, un-commit, connect and the status reads
- *	against each other; sleeps, held across fakenbd_start() and
- *	fakenbd_stop(), never across a wait for the server in connect
+ * @dead_timeout: seconds
+ * @lock: serialises commit, un-commit, connect, disconnect and the status
+ *	reads against each other; sleeps, held across fakenbd_start(),
+ *	never across a wait for the server (connect) nor across
+ *	fakenbd_stop(), which may wait for an attempt to connect again
  * @dev: the running disk while live, else NULL; written under @lock, read
  *	without it by the status hook (which cannot run once
- *	fakenbd_stop() returned)
+ *	fakenbd_stop() returned). Freed only under @lock, after it is
+ *	cleared: whoever holds @lock and finds it may use it.
+ * @stopping: an un-commit is in fakenbd_stop() on @dev; under @lock. The
+ *	status reads and disconnect go on meanwhile.
  * @session: the connection a write of 1 to connect made, which the next
  *	commit takes over; under @lock
  * @connecting: a write to connect is waiting for the server; under @lock
@@ -83,8 +91,10 @@ struct fakenbd_item {
 	char			device[FAKENBD_EXPORT_MAX + 1];
 	bool			rw;
 	unsigned int		timeout;
+	unsigned int		dead_timeout;
 	struct mutex		lock;	/* @dev; commit against un-commit */
 	struct fakenbd_dev	*dev;
+	bool			stopping;
 	struct fakenbd_session	*session;
 	bool			connecting;
 	bool			frozen;
@@ -102,6 +112,9 @@ CFGNG_ATTR_ADDR(fakenbd_item, item, target, CFGNG_PORT_OPTIONAL,
 CFGNG_ATTR_STR(fakenbd_item, item, device, .check = fakenbd_item_settable);
 CFGNG_ATTR_BOOL(fakenbd_item, item, rw, .check = fakenbd_item_settable);
 CFGNG_ATTR_UINT(fakenbd_item, item, timeout,
+		CFGNG_RANGE(0, FAKENBD_MAX_TIMEOUT),
+		.check = fakenbd_item_settable);
+CFGNG_ATTR_UINT(fakenbd_item, item, dead_timeout,
 		CFGNG_RANGE(0, FAKENBD_MAX_TIMEOUT),
 		.check = fakenbd_item_settable);
 
@@ -136,6 +149,7 @@ CFGNG_CHILD(fakenbd_item, item,
 			&fakenbd_item_attr_device,
 			&fakenbd_item_attr_rw,
 			&fakenbd_item_attr_timeout,
+			&fakenbd_item_attr_dead_timeout,
 			&fakenbd_item_attr_connect,
 			&fakenbd_item_attr_disconnect,
 			&fakenbd_item_attr_size,
@@ -184,8 +198,12 @@ static void fakenbd_item_release(struct config_item *item)
 	struct fakenbd_item *fi = to_fakenbd_item(item);
 	char why[FAKENBD_REASON_LEN];
 
-	if (fi->dev && WARN_ON_ONCE(fakenbd_stop(fi->dev, why, sizeof(why))))
-		pr_err("%s: %s\n", config_item_name(item), why);
+	if (fi->dev) {
+		if (WARN_ON_ONCE(fakenbd_stop(fi->dev, why, sizeof(why))))
+			pr_err("%s: %s\n", config_item_name(item), why);
+		else
+			fakenbd_free(fi->dev);
+	}
 	fakenbd_session_close(fi->session);
 	mutex_destroy(&fi->lock);
 }
@@ -229,6 +247,7 @@ static void fakenbd_item_config(struct fakenbd_item *fi,
 	strscpy(export, fi->device, FAKENBD_EXPORT_MAX + 1);
 	config->rw = fi->rw;
 	config->timeout = fi->timeout;
+	config->dead_timeout = fi->dead_timeout;
 	cfgng_item_unlock(&fi->item);
 	if (config->addr.ss_family == AF_INET && !sin->sin_port)
 		sin->sin_port = htons(FAKENBD_DEFAULT_PORT);
@@ -380,27 +399,43 @@ static int fakenbd_item_commit(struct config_item *item)
 	return 0;
 }
 
-/* rename(2) of live/NAME to pending/NAME: remove the disk, disconnect. */
+/*
+ * rename(2) of live/NAME to pending/NAME: remove the disk, disconnect. The
+ * stop never waits on the server (it refuses while the disk is open or
+ * being opened or closed), but may wait for an attempt to connect again:
+ * it runs without the item's lock, so that the status reads go on. The
+ * device is freed under the lock, once no one can be using it.
+ */
 static int fakenbd_item_uncommit(struct config_item *item)
 {
 	struct fakenbd_item *fi = to_fakenbd_item(item);
 	char why[FAKENBD_REASON_LEN] = "";
+	struct fakenbd_dev *dev;
 	int ret;
 
 	mutex_lock(&fi->lock);
-	if (WARN_ON_ONCE(!fi->dev)) {
+	dev = fi->dev;
+	if (WARN_ON_ONCE(!dev || fi->stopping)) {
 		mutex_unlock(&fi->lock);
 		return -ENXIO;
 	}
-	ret = fakenbd_stop(fi->dev, why, sizeof(why));
+	fi->stopping = true;
+	mutex_unlock(&fi->lock);
+
+	ret = fakenbd_stop(dev, why, sizeof(why));
+
+	mutex_lock(&fi->lock);
+	fi->stopping = false;
+	if (!ret) {
+		WRITE_ONCE(fi->dev, NULL);
+		WRITE_ONCE(fi->frozen, false);
+		fakenbd_free(dev);
+	}
+	mutex_unlock(&fi->lock);
 	if (ret) {
-		mutex_unlock(&fi->lock);
 		cfgng_report(item, "%s: unmount or close it first", why);
 		return ret;
 	}
-	WRITE_ONCE(fi->dev, NULL);
-	WRITE_ONCE(fi->frozen, false);
-	mutex_unlock(&fi->lock);
 	cfgng_notify(item, &fakenbd_item_attr_connected);
 	return 0;
 }
@@ -475,7 +510,8 @@ static ssize_t fakenbd_item_sysfs_show(struct config_item *item, char *page)
 	ssize_t len;
 
 	mutex_lock(&fi->lock);
-	if (fi->dev)
+	/* While stopping, the disk may be gone from sysfs already. */
+	if (fi->dev && !fi->stopping)
 		path = kobject_get_path(&disk_to_dev(fakenbd_gendisk(fi->dev))->kobj,
 					GFP_KERNEL);
 	mutex_unlock(&fi->lock);

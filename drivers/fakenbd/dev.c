@@ -11,11 +11,16 @@
  * device's transmit list, the rest of a half-written one at its head, and
  * the transmit work writes the list out, waiting as long as the socket's
  * timeout allows. The receive thread reads replies, finds each one's
- * request by the tag in its handle and completes it. When the connection dies (the server
- * closed it, a request timed out, the server broke the protocol), the
- * socket is shut down, which unblocks both sides, and the receive thread
- * fails every request still in flight; from then on queue_rq fails new
- * ones at once. See enum fakenbd_cmd_state for who completes what.
+ * request by the tag in its handle and completes it. When the connection
+ * is lost (the server closed it, a request timed out, the server broke the
+ * protocol), the socket is shut down, which unblocks both sides. With a
+ * dead_timeout, the receive thread puts every request out back on the
+ * transmit list and connects again, as nbd.ko does after a server restart;
+ * queue_rq queues new requests meanwhile, and the new connection sends
+ * them all. Once the connection is dead (no dead_timeout, or it ran out,
+ * or the user disconnected) the receive thread fails every request still
+ * in flight, and queue_rq fails new ones at once. See enum
+ * fakenbd_cmd_state for who completes what.
  */
 
 #include <linux/blk-mq.h>
@@ -36,6 +41,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
@@ -60,6 +66,20 @@ static DEFINE_IDA(fakenbd_ida);
 /* Runs every device's transmit work; it may carry writeback. */
 static struct workqueue_struct *fakenbd_wq;
 
+/*
+ * A connection that finished its handshake and has no disk yet: what
+ * fakenbd_session_open() gives and fakenbd_start() takes over.
+ */
+struct fakenbd_session {
+	struct socket *sock;
+	struct fakenbd_export_info info;
+};
+
+static struct fakenbd_session *
+fakenbd_session_make(struct net *net, const struct sockaddr_storage *addr,
+		     const char *export, bool rw, unsigned int timeout,
+		     char *why, size_t why_len);
+
 static void fakenbd_notify(struct fakenbd_dev *dev)
 {
 	if (dev->status_changed)
@@ -69,32 +89,50 @@ static void fakenbd_notify(struct fakenbd_dev *dev)
 /*
  * The connection is lost: record why (the first reason wins), shut the
  * socket down so that both sides stop waiting on it, and tell the caller.
- * The receive thread sees its read fail and sweeps what is in flight.
- * @failed is false for the disconnect fakenbd_stop() asks for.
+ * The receive thread sees its read fail, and connects again when @failed
+ * and the device has a dead_timeout (the connection is then broken, not
+ * dead); else it sweeps what is in flight. @failed is false for the
+ * disconnects the user and fakenbd_stop() ask for, which also end the
+ * attempts to connect again.
  */
 static __printf(3, 0) void fakenbd_conn_down(struct fakenbd_dev *dev,
 					     bool failed, const char *fmt,
 					     va_list args)
 {
+	bool was_up, now_dead = false;
 	unsigned long flags;
-	bool first;
 
+	mutex_lock(&dev->sock_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
-	first = !dev->dead;
-	if (first) {
-		dev->dead = true;
+	was_up = !dev->dead && !dev->broken;
+	if (was_up) {
 		vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
+		if (failed && dev->dead_timeout && !dev->server_closing)
+			dev->broken = true;
+		else
+			now_dead = true;
+	} else if (dev->broken && !failed) {
+		dev->broken = false;
+		now_dead = true;
 	}
+	if (now_dead)
+		dev->dead = true;
 	spin_unlock_irqrestore(&dev->lock, flags);
-	if (!first)
+	if (was_up)
+		kernel_sock_shutdown(dev->sock, SHUT_RDWR);
+	mutex_unlock(&dev->sock_mutex);
+	if (!was_up && !now_dead)
 		return;
-	if (failed)
+	if (was_up && !now_dead)
+		pr_warn("%s: lost %pISpc: %s; connecting again for up to %u s\n",
+			dev->name, &dev->addr, dev->reason, dev->dead_timeout);
+	else if (was_up && failed)
 		pr_warn("%s: disconnected from %pISpc: %s\n", dev->name,
 			&dev->addr, dev->reason);
 	else
 		pr_info("%s: disconnected from %pISpc\n", dev->name,
 			&dev->addr);
-	kernel_sock_shutdown(dev->sock, SHUT_RDWR);
+	wake_up_all(&dev->conn_wait);
 	fakenbd_notify(dev);
 }
 
@@ -266,7 +304,8 @@ static bool fakenbd_tx_one(struct fakenbd_dev *dev, struct request *rq,
 	ret = fakenbd_send_rq(dev, rq, flags);
 
 	spin_lock_irqsave(&dev->lock, irqflags);
-	requeue = ret == -EAGAIN && (flags & MSG_DONTWAIT) && !dev->dead;
+	requeue = ret == -EAGAIN && (flags & MSG_DONTWAIT) && !dev->dead &&
+		  !dev->broken;
 	if (requeue) {
 		cmd->state = FAKENBD_CMD_QUEUED;
 		list_add(&cmd->tx_entry, &dev->tx_list);
@@ -292,8 +331,11 @@ static void fakenbd_tx_work(struct work_struct *work)
 		spin_lock_irqsave(&dev->lock, flags);
 		cmd = list_first_entry_or_null(&dev->tx_list,
 					       struct fakenbd_cmd, tx_entry);
-		if (!cmd || dev->dead) {
-			/* After death, the sweep owns what is queued. */
+		if (!cmd || dev->dead || dev->broken) {
+			/*
+			 * After death, the sweep owns what is queued; while
+			 * broken, the new connection will send it.
+			 */
 			spin_unlock_irqrestore(&dev->lock, flags);
 			break;
 		}
@@ -396,6 +438,35 @@ static bool fakenbd_soft_disconnect(struct fakenbd_dev *dev)
 	return true;
 }
 
+/*
+ * Put a request back on the transmit list, whole, when the connection is
+ * broken (to be sent again once it is made again); false when it is not.
+ */
+static bool fakenbd_requeue_locked(struct fakenbd_dev *dev,
+				   struct fakenbd_cmd *cmd)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->broken)
+		return false;
+	cmd->state = FAKENBD_CMD_QUEUED;
+	cmd->sent = 0;
+	list_add_tail(&cmd->tx_entry, &dev->tx_list);
+	return true;
+}
+
+/* A request this thread claimed: false when it is dead, for the caller to fail. */
+static bool fakenbd_requeue_claimed(struct fakenbd_dev *dev,
+				    struct fakenbd_cmd *cmd)
+{
+	unsigned long flags;
+	bool requeued;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	requeued = fakenbd_requeue_locked(dev, cmd);
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return requeued;
+}
+
 /* Handle one reply of good magic: 0, or -errno once the connection died. */
 static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 			    const struct nbd_simple_reply *reply)
@@ -445,7 +516,8 @@ static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 		if (ret) {
 			fakenbd_conn_fail(dev, "receive of read data: %s",
 					  fakenbd_errno_text(ret));
-			fakenbd_end(dev, rq, BLK_STS_IOERR);
+			if (!fakenbd_requeue_claimed(dev, cmd))
+				fakenbd_end(dev, rq, BLK_STS_IOERR);
 			return ret;
 		}
 	}
@@ -507,13 +579,177 @@ static bool fakenbd_sweep_one(struct request *rq, void *data)
 	return true;
 }
 
+/* While broken: a request out goes back on the transmit list, whole. */
+static bool fakenbd_requeue_one(struct request *rq, void *data)
+{
+	struct fakenbd_dev *dev = data;
+	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	unsigned long flags;
+
+	wait_event_interruptible(dev->tx_wait,
+				 fakenbd_cmd_not_sending(dev, cmd));
+	spin_lock_irqsave(&dev->lock, flags);
+	if (cmd->state == FAKENBD_CMD_SENT)
+		fakenbd_requeue_locked(dev, cmd);
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return true;
+}
+
+static bool fakenbd_is_broken(struct fakenbd_dev *dev)
+{
+	unsigned long flags;
+	bool broken;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	broken = dev->broken;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return broken;
+}
+
+/* The attempts to connect again ran out: the connection is dead. */
+static void fakenbd_conn_give_up(struct fakenbd_dev *dev, const char *why)
+{
+	unsigned long flags;
+	bool gave_up;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	gave_up = dev->broken;
+	if (gave_up) {
+		dev->broken = false;
+		dev->dead = true;
+		snprintf(dev->reason, sizeof(dev->reason),
+			 "not connected again within %u s: %s",
+			 dev->dead_timeout, why);
+	}
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (!gave_up)
+		return;
+	pr_warn("%s: disconnected from %pISpc: %s\n", dev->name, &dev->addr,
+		dev->reason);
+	wake_up_all(&dev->conn_wait);
+	fakenbd_notify(dev);
+}
+
+/*
+ * Whether a new connection's export is the one the disk was made on: the
+ * same size, and blocks and requests the disk's queue already makes.
+ */
+static bool fakenbd_export_fits(struct fakenbd_dev *dev,
+				const struct fakenbd_export_info *info,
+				char *why, size_t why_len)
+{
+	struct request_queue *q = dev->disk->queue;
+
+	if (info->size != dev->info.size) {
+		snprintf(why, why_len, "the export is now %llu bytes, not %llu",
+			 info->size, dev->info.size);
+		return false;
+	}
+	if (info->min_block > queue_logical_block_size(q) ||
+	    (info->max_payload &&
+	     info->max_payload < queue_max_hw_sectors(q) << SECTOR_SHIFT)) {
+		snprintf(why, why_len, "the export's block sizes changed");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Put a new connection in place of the lost one: what waits on the
+ * transmit list is sent on it from the start. False, with the session
+ * closed, when the connection became dead meanwhile.
+ */
+static bool fakenbd_conn_replace(struct fakenbd_dev *dev,
+				 struct fakenbd_session *session)
+{
+	struct socket *old = NULL;
+	struct fakenbd_cmd *cmd;
+	unsigned long flags;
+
+	fakenbd_sock_memalloc(session->sock);
+	mutex_lock(&dev->tx_mutex);
+	mutex_lock(&dev->sock_mutex);
+	spin_lock_irqsave(&dev->lock, flags);
+	if (dev->broken) {
+		old = dev->sock;
+		dev->sock = session->sock;
+		dev->broken = false;
+		list_for_each_entry(cmd, &dev->tx_list, tx_entry)
+			cmd->sent = 0;
+	}
+	spin_unlock_irqrestore(&dev->lock, flags);
+	mutex_unlock(&dev->sock_mutex);
+	mutex_unlock(&dev->tx_mutex);
+	if (!old) {
+		fakenbd_session_close(session);
+		return false;
+	}
+	kfree(session);
+	fakenbd_sock_release(old);
+	pr_info("%s: connected again to %pISpc\n", dev->name, &dev->addr);
+	queue_work(fakenbd_wq, &dev->tx_work);
+	fakenbd_notify(dev);
+	return true;
+}
+
+/*
+ * The connection is broken: connect again, once a second, for the
+ * device's dead_timeout. True once a new connection is in place; false
+ * when the connection is dead (never broken, given up, disconnected, or
+ * the device is stopping).
+ */
+static bool fakenbd_reconnect(struct fakenbd_dev *dev)
+{
+	unsigned long deadline = jiffies + dev->dead_timeout * HZ;
+	char why[FAKENBD_REASON_LEN] = "no attempt";
+	struct fakenbd_session *session;
+	unsigned int attempt;
+
+	if (!fakenbd_is_broken(dev))
+		return false;
+	/* Nothing is sent while broken: what is out waits whole, again. */
+	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_requeue_one, dev);
+	for (;;) {
+		long left = (long)(deadline - jiffies);
+
+		if (!fakenbd_is_broken(dev) || kthread_should_stop())
+			return false;
+		if (left <= 0)
+			break;
+		/* An attempt is short: the user's disconnect waits for it. */
+		attempt = min_t(unsigned long, DIV_ROUND_UP(left, HZ),
+				FAKENBD_RECONNECT_ATTEMPT);
+		if (dev->timeout)
+			attempt = min(attempt, dev->timeout);
+		session = fakenbd_session_make(dev->net, &dev->addr,
+					       dev->export, !dev->read_only,
+					       attempt, why, sizeof(why));
+		if (!IS_ERR(session)) {
+			if (fakenbd_export_fits(dev, &session->info, why,
+						sizeof(why)))
+				return fakenbd_conn_replace(dev, session);
+			fakenbd_session_close(session);
+			break;
+		}
+		if (PTR_ERR(session) == -EROFS)
+			break;
+		wait_event_interruptible_timeout(dev->conn_wait,
+						 !fakenbd_is_broken(dev) ||
+						 kthread_should_stop(), HZ);
+	}
+	fakenbd_conn_give_up(dev, why);
+	return false;
+}
+
 static int fakenbd_rx_thread(void *data)
 {
 	struct fakenbd_dev *dev = data;
 	unsigned int noio = memalloc_noio_save();
 
-	while (!fakenbd_rx_one(dev))
-		;
+	do {
+		while (!fakenbd_rx_one(dev))
+			;
+	} while (fakenbd_reconnect(dev));
 	/*
 	 * The socket is shut down: a send still under way fails at once, and
 	 * neither queue_rq nor the transmit work takes a request any more.
@@ -571,7 +807,7 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	dev->seq++;
 	cmd->handle = (u64)dev->seq << 32 | rq->tag;
 	cmd->sent = 0;
-	direct = locked && list_empty(&dev->tx_list);
+	direct = locked && list_empty(&dev->tx_list) && !dev->broken;
 	if (direct) {
 		cmd->state = FAKENBD_CMD_SENDING;
 	} else {
@@ -813,31 +1049,33 @@ static void fakenbd_free_disk(struct fakenbd_dev *dev)
 	blk_mq_free_tag_set(&dev->tagset);
 }
 
-static void fakenbd_free(struct fakenbd_dev *dev)
+static void fakenbd_dev_free(struct fakenbd_dev *dev)
 {
 	if (dev->index >= 0)
 		ida_free(&fakenbd_ida, dev->index);
+	if (dev->net)
+		put_net(dev->net);
 	kfree(dev->export);
 	kfree(dev);
 }
 
-/* Wait for the receive thread's sweep, then end it and the socket. */
+/*
+ * Wait for the receive thread's sweep, then end it and the socket. The
+ * socket goes under @tx_mutex: fakenbd_disconnect() may still look at it.
+ */
 static void fakenbd_end_connection(struct fakenbd_dev *dev)
 {
+	struct socket *sock;
+
 	fakenbd_conn_close(dev, "disconnected");
 	kthread_stop(dev->rx_thread);
 	flush_work(&dev->tx_work);
-	fakenbd_sock_release(dev->sock);
+	mutex_lock(&dev->tx_mutex);
+	sock = dev->sock;
+	dev->sock = NULL;
+	mutex_unlock(&dev->tx_mutex);
+	fakenbd_sock_release(sock);
 }
-
-/*
- * A connection that finished its handshake and has no disk yet: what
- * fakenbd_session_open() gives and fakenbd_start() takes over.
- */
-struct fakenbd_session {
-	struct socket *sock;
-	struct fakenbd_export_info info;
-};
 
 static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
 {
@@ -866,31 +1104,44 @@ static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
 struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config,
 					     char *why, size_t why_len)
 {
-	unsigned int timeout = fakenbd_config_timeout(config);
-	unsigned long deadline = timeout ? jiffies + timeout * HZ : 0;
-	struct fakenbd_session *session;
-	int ret;
-
 	if (config->addr.ss_family != AF_INET &&
 	    config->addr.ss_family != AF_INET6) {
 		snprintf(why, why_len, "no target address");
 		return ERR_PTR(-EDESTADDRREQ);
 	}
+	return fakenbd_session_make(current->nsproxy->net_ns, &config->addr,
+				    config->export ?: "", config->rw,
+				    fakenbd_config_timeout(config), why,
+				    why_len);
+}
+
+/*
+ * Connect in @net and shake hands, within @timeout seconds together (0:
+ * no limit): fakenbd_session_open()'s work, and the receive thread's when
+ * it connects again. -EROFS when @rw and the export is read-only.
+ */
+static struct fakenbd_session *
+fakenbd_session_make(struct net *net, const struct sockaddr_storage *addr,
+		     const char *export, bool rw, unsigned int timeout,
+		     char *why, size_t why_len)
+{
+	unsigned long deadline = timeout ? jiffies + timeout * HZ : 0;
+	struct fakenbd_session *session;
+	int ret;
+
 	session = kzalloc(sizeof(*session), GFP_KERNEL);
 	if (!session)
 		return ERR_PTR(-ENOMEM);
-	session->sock = fakenbd_sock_connect(current->nsproxy->net_ns,
-					     &config->addr, timeout, why,
-					     why_len);
+	session->sock = fakenbd_sock_connect(net, addr, timeout, why, why_len);
 	if (IS_ERR(session->sock)) {
 		ret = PTR_ERR(session->sock);
 		goto err_free;
 	}
-	ret = fakenbd_negotiate(session->sock, config->export ?: "", deadline,
+	ret = fakenbd_negotiate(session->sock, export, deadline,
 				&session->info, why, why_len);
 	if (ret)
 		goto err_release_sock;
-	if (config->rw && (session->info.flags & NBD_FLAG_READ_ONLY)) {
+	if (rw && (session->info.flags & NBD_FLAG_READ_ONLY)) {
 		snprintf(why, why_len, "export is read-only, rw=1 refused");
 		fakenbd_sock_disconnect(session->sock, jiffies + HZ);
 		ret = -EROFS;
@@ -976,6 +1227,9 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	dev->read_only = !config->rw ||
 			 (session->info.flags & NBD_FLAG_READ_ONLY);
 	dev->timeout = fakenbd_config_timeout(config);
+	dev->dead_timeout = min_t(unsigned int, config->dead_timeout,
+				  FAKENBD_MAX_TIMEOUT);
+	dev->net = get_net(sock_net(session->sock->sk));
 	dev->status_changed = config->status_changed;
 	dev->data = config->data;
 	dev->sock = session->sock;
@@ -987,6 +1241,8 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	INIT_WORK(&dev->tx_work, fakenbd_tx_work);
 	mutex_init(&dev->tx_mutex);
 	init_waitqueue_head(&dev->tx_wait);
+	mutex_init(&dev->sock_mutex);
+	init_waitqueue_head(&dev->conn_wait);
 	spin_lock_init(&dev->lock);
 	atomic_long_set(&dev->errors, 0);
 	dev->export = kstrdup(config->export ?: "", GFP_KERNEL);
@@ -1049,7 +1305,7 @@ err_unlock:
 err_release_sock:
 	fakenbd_sock_release(dev->sock);
 err_free:
-	fakenbd_free(dev);
+	fakenbd_dev_free(dev);
 	return ERR_PTR(ret);
 }
 
@@ -1059,11 +1315,15 @@ err_free:
  * @why: set to the reason on failure ("fakenbd0 is open or mounted")
  * @why_len: size of @why
  *
- * Refuses while anyone has the disk open (a mount included). Otherwise no
- * one may open it again; the disk is removed, which writes back and waits
- * for its requests (at most the timeout, then they fail), NBD_CMD_DISC is
- * sent if the connection is up, and the device is freed: @dev is invalid
- * after a return of 0, and the status hook is not called any more.
+ * Refuses while anyone has the disk open (a mount included), or is
+ * opening or closing it (which may wait on the server). Otherwise no one
+ * may open it again; the disk is removed (the last close wrote it back,
+ * so nothing waits on the server), NBD_CMD_DISC is sent if the connection
+ * is up, and the connection ends, which may wait for an attempt to
+ * connect again under way (FAKENBD_RECONNECT_ATTEMPT). After a return of 0 the
+ * status hook is not called any more, and @dev is good only for
+ * fakenbd_disconnect(), which may run concurrently with the stop, the
+ * status getters and fakenbd_free().
  *
  * Context: process context; sleeps. Not concurrently with itself on the
  * same device.
@@ -1072,9 +1332,19 @@ err_free:
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 {
 	unsigned long flags;
-	bool dead;
+	bool up;
 
-	mutex_lock(&dev->disk->open_mutex);
+	/*
+	 * An opener holds the mutex across the partition scan, and a closer
+	 * across the write-back: as long as the server takes to answer (for
+	 * ever, with timeout 0). Never wait for them here, under the
+	 * caller's locks (a configfs rename's): refuse, as for an opener.
+	 */
+	if (!mutex_trylock(&dev->disk->open_mutex)) {
+		snprintf(why, why_len, "%s is being opened or closed",
+			 dev->name);
+		return -EBUSY;
+	}
 	if (disk_openers(dev->disk)) {
 		mutex_unlock(&dev->disk->open_mutex);
 		snprintf(why, why_len, "%s is open or mounted", dev->name);
@@ -1085,23 +1355,32 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 
 	del_gendisk(dev->disk);
 
+	/* The queue is empty: the disconnect is the last request. */
+	mutex_lock(&dev->tx_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
-	dead = dev->dead;
+	up = !dev->dead && !dev->broken;
 	spin_unlock_irqrestore(&dev->lock, flags);
-	if (!dead) {
-		/* The queue is empty: the disconnect is the last request. */
-		mutex_lock(&dev->tx_mutex);
+	if (up)
 		fakenbd_sock_disconnect(dev->sock, 0);
-		mutex_unlock(&dev->tx_mutex);
-	}
+	mutex_unlock(&dev->tx_mutex);
 	fakenbd_end_connection(dev);
 
 	mutex_lock(&fakenbd_devs_mutex);
 	list_del(&dev->node);
 	mutex_unlock(&fakenbd_devs_mutex);
-	fakenbd_free_disk(dev);
-	fakenbd_free(dev);
 	return 0;
+}
+
+/**
+ * fakenbd_free() - free a stopped device
+ * @dev: a device fakenbd_stop() returned 0 for; invalid after the call
+ *
+ * Context: process context, with no call on @dev under way.
+ */
+void fakenbd_free(struct fakenbd_dev *dev)
+{
+	fakenbd_free_disk(dev);
+	fakenbd_dev_free(dev);
 }
 
 /**
@@ -1112,8 +1391,9 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
  * server (a request half written would be cut), then the socket is shut
  * down. Every request in flight and every later one fails with EIO; the
  * disk stays, so that a filesystem on it sees the errors and can be
- * unmounted, and fakenbd_stop() removes it. Does nothing to a connection
- * already lost.
+ * unmounted, and fakenbd_stop() removes it. A connection being made again
+ * is given up; one already dead is left as it is. May be called while
+ * fakenbd_stop() waits for the disk's requests, to end that wait.
  *
  * Context: process context; sleeps a second at most.
  */
@@ -1124,7 +1404,8 @@ void fakenbd_disconnect(struct fakenbd_dev *dev)
 
 	if (mutex_trylock(&dev->tx_mutex)) {
 		spin_lock_irqsave(&dev->lock, flags);
-		quiet = !dev->dead && list_empty(&dev->tx_list);
+		quiet = !dev->dead && !dev->broken &&
+			list_empty(&dev->tx_list);
 		spin_unlock_irqrestore(&dev->lock, flags);
 		if (quiet)
 			fakenbd_sock_disconnect(dev->sock, jiffies + HZ);
@@ -1185,18 +1466,18 @@ bool fakenbd_read_only(struct fakenbd_dev *dev)
  * @dev: the device
  *
  * Context: any.
- * Return: false once the connection died (for good: a device does not
- * reconnect).
+ * Return: false while the connection is lost and being made again, and
+ * for good once it is dead.
  */
 bool fakenbd_connected(struct fakenbd_dev *dev)
 {
 	unsigned long flags;
-	bool dead;
+	bool up;
 
 	spin_lock_irqsave(&dev->lock, flags);
-	dead = dev->dead;
+	up = !dev->dead && !dev->broken;
 	spin_unlock_irqrestore(&dev->lock, flags);
-	return !dead;
+	return up;
 }
 
 /**
@@ -1213,10 +1494,11 @@ unsigned long fakenbd_errors(struct fakenbd_dev *dev)
 }
 
 /**
- * fakenbd_last_error() - why the connection died
+ * fakenbd_last_error() - why the connection was lost
  * @dev: the device
  * @buf: filled with the reason ("server closed the connection", "a request
- *	timed out after 30 s", ...), or "" while connected
+ *	timed out after 30 s", ...), after "connecting again: " while it is
+ *	being made again; "" while connected
  * @len: size of @buf
  *
  * Context: any.
@@ -1226,7 +1508,10 @@ void fakenbd_last_error(struct fakenbd_dev *dev, char *buf, size_t len)
 	unsigned long flags;
 
 	spin_lock_irqsave(&dev->lock, flags);
-	strscpy(buf, dev->dead ? dev->reason : "", len);
+	if (dev->broken)
+		snprintf(buf, len, "connecting again: %s", dev->reason);
+	else
+		strscpy(buf, dev->dead ? dev->reason : "", len);
 	spin_unlock_irqrestore(&dev->lock, flags);
 }
 

@@ -5,12 +5,16 @@
  * again.
  *
  * A struct fakenbd_dev is one connection and the disk on it. fakenbd_start()
- * creates it connected; the connection may later die (the server went away,
- * timed out or broke the protocol), after which the disk stays, every I/O
- * fails with EIO and fakenbd_connected() is false. Only fakenbd_stop()
- * removes the disk and frees the device; the caller owns the pointer from a
- * successful start until a successful stop, and must not call stop twice or
- * concurrently with itself.
+ * creates it connected; the connection may later be lost (the server went
+ * away, timed out or broke the protocol). With a dead_timeout the device
+ * then connects again for that long, keeping the requests out and sending
+ * them again on the new connection; without one, or once it is over, or
+ * after fakenbd_disconnect(), the connection is dead: the disk stays,
+ * every I/O fails with EIO and fakenbd_connected() is false for good.
+ * fakenbd_stop() removes the disk and ends the connection, fakenbd_free()
+ * frees the device; the caller owns the pointer from a successful start
+ * until the free, and must not call stop twice or concurrently with
+ * itself.
  */
 #ifndef _FAKENBD_H
 #define _FAKENBD_H
@@ -23,7 +27,7 @@ struct fakenbd_session;
 
 #define FAKENBD_DEFAULT_PORT	10809
 #define FAKENBD_DEFAULT_TIMEOUT	30	/* seconds */
-#define FAKENBD_MAX_TIMEOUT	3600	/* seconds */
+#define FAKENBD_MAX_TIMEOUT	3600	/* seconds, of timeout and dead_timeout */
 #define FAKENBD_NAME_MAX	31	/* a disk name, without the NUL */
 
 /**
@@ -39,6 +43,9 @@ struct fakenbd_session;
  *	for each request; 0 for no limit: a stalled server is waited for
  *	(as nbd.ko's timeout 0), until fakenbd_disconnect() or a signal to
  *	the connecting task
+ * @dead_timeout: seconds a lost connection is made again for, with the
+ *	requests out kept and sent again; 0 (nbd.ko's default) fails them
+ *	at once and the connection stays dead
  * @status_changed: called when fakenbd_connected() or fakenbd_errors()
  *	changes, or NULL. It may run in atomic context (blk-mq's dispatch,
  *	for a request refused after the connection died) and must not
@@ -53,6 +60,7 @@ struct fakenbd_config {
 	const char *name;
 	bool rw;
 	unsigned int timeout;
+	unsigned int dead_timeout;
 	void (*status_changed)(void *data);
 	void *data;
 };
@@ -66,6 +74,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 				  struct fakenbd_session *session,
 				  char *why, size_t why_len);
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len);
+void fakenbd_free(struct fakenbd_dev *dev);
 void fakenbd_disconnect(struct fakenbd_dev *dev);
 
 const char *fakenbd_disk_name(struct fakenbd_dev *dev);

@@ -8,6 +8,7 @@
  *   disk->open_mutex             the block layer's; taken by fakenbd_stop()
  *                                and around our open/release callbacks
  *   dev->tx_mutex                who writes to the socket; sleeps
+ *   dev->sock_mutex              who shuts the socket down or replaces it
  *   dev->lock                    a spinlock, taken with interrupts off;
  *                                innermost
  * Each configfs item's mutex (configfs.c) is outside all of these.
@@ -36,6 +37,12 @@ struct net;
  * timeout handler logs that it still waits, and lets it wait on.
  */
 #define FAKENBD_WAIT_REPORT	30	/* seconds */
+
+/*
+ * The longest attempt to connect again after a lost connection (seconds):
+ * a disconnect by the user waits for the one under way.
+ */
+#define FAKENBD_RECONNECT_ATTEMPT	10
 
 /* A timeout in seconds, 0 for none, as a socket's timeout in jiffies. */
 static inline long fakenbd_jiffies(unsigned int seconds)
@@ -141,16 +148,22 @@ struct fakenbd_cmd {
  * @info: size and transmission flags from the handshake; fixed
  * @read_only: the disk is read-only (rw=0 or the export is); fixed
  * @timeout: seconds, for requests and socket operations; fixed
+ * @dead_timeout: seconds a lost connection is made again for; fixed
+ * @net: the network namespace the connection was made in, for the
+ *	connections made again; a reference, put by fakenbd_free()
  * @status_changed: the caller's hook (struct fakenbd_config); fixed
  * @data: its argument
- * @sock: the connection; released by fakenbd_stop() only, after the
- *	receive thread and the transmit work are gone. Shut down (never
- *	released) when the connection dies.
+ * @sock: the connection. Shut down (not released) when the connection
+ *	is lost, under @sock_mutex. Replaced, the old one released, by the
+ *	receive thread when it connected again, under @tx_mutex and
+ *	@sock_mutex; released by fakenbd_stop() after the receive thread
+ *	and the transmit work are gone.
  * @tagset: blk-mq's tag set, one hardware queue
  * @disk: the disk; added at start, deleted by fakenbd_stop()
- * @rx_thread: the receive thread: reads replies, completes requests, and
- *	once the connection died fails what is left (the sweep); then waits
- *	for kthread_stop()
+ * @rx_thread: the receive thread: reads replies, completes requests;
+ *	once the connection is lost connects again (fakenbd_reconnect()), and
+ *	once it is dead fails what is left (the sweep); then waits for
+ *	kthread_stop()
  * @tx_work: writes queued requests to the socket, on fakenbd_wq
  * @tx_mutex: held by whoever writes to @sock: queue_rq for a request it
  *	sends at once (only when @tx_list is empty), the transmit work for
@@ -158,25 +171,36 @@ struct fakenbd_cmd {
  *	request leaves @tx_list to be sent only under it, so one left half
  *	written at the head is always the next one sent.
  * @tx_wait: woken when a request leaves the SENDING state
- * @lock: protects @tx_list, @dead, @reason, @seq and each request's
- *	struct fakenbd_cmd; a spinlock taken with interrupts off, innermost
+ * @sock_mutex: held to shut @sock down or to replace it, so that one is
+ *	never shut down as it is released; sleeps, held only briefly
+ * @conn_wait: woken when the connection becomes dead; the receive
+ *	thread waits on it between attempts to connect again
+ * @lock: protects @tx_list, @dead, @broken, @reason, @seq and each
+ *	request's struct fakenbd_cmd; a spinlock taken with interrupts off,
+ *	innermost
  * @tx_list: requests queued for @tx_work
- * @dead: the connection is lost; set once, never cleared. After it is set
- *	no request is queued, and the sweep fails every one in flight.
+ * @broken: the connection is lost and the receive thread is making it
+ *	again (@dead_timeout). Requests wait on @tx_list meanwhile, those
+ *	out put back there whole, for the new connection; nothing is sent.
+ *	Cleared when the new connection is in place, or when @dead is set.
+ * @dead: the connection is lost for good; set once, never cleared. After
+ *	it is set no request is queued, and the sweep fails every one in
+ *	flight.
  * @server_closing: a reply said NBD_ESHUTDOWN; set once, under @lock.
  *	From then on no request is queued (they fail), and once the last
  *	one out is answered the receive thread sends NBD_CMD_DISC and ends
  *	the connection: the soft disconnect the protocol asks for
- * @reason: why the connection died; under @lock
+ * @reason: why the connection was lost; under @lock
  * @seq: the last handle's sequence number; under @lock
  * @closing: fakenbd_stop() has begun; under disk->open_mutex. Our open
  *	callback refuses new openers from then on.
  * @errors: requests failed since start
  *
- * fakenbd_start() creates it and fakenbd_stop() frees it; nothing else
- * holds a reference. The disk's private_data and the queue's queuedata
- * point here: the block layer calls us only between add_disk() and
- * del_gendisk() (plus the requests that del_gendisk() waits for).
+ * fakenbd_start() creates it, fakenbd_stop() ends its disk and connection
+ * and fakenbd_free() frees it; nothing else holds a reference. The disk's
+ * private_data and the queue's queuedata point here: the block layer
+ * calls us only between add_disk() and del_gendisk() (plus the requests
+ * that del_gendisk() waits for).
  */
 struct fakenbd_dev {
 	struct list_head node;
@@ -187,6 +211,8 @@ struct fakenbd_dev {
 	struct fakenbd_export_info info;
 	bool read_only;
 	unsigned int timeout;
+	unsigned int dead_timeout;
+	struct net *net;
 	void (*status_changed)(void *data);
 	void *data;
 
@@ -197,9 +223,12 @@ struct fakenbd_dev {
 	struct work_struct tx_work;
 	struct mutex tx_mutex;		/* one writer on @sock */
 	wait_queue_head_t tx_wait;
+	struct mutex sock_mutex;	/* shutting @sock down, replacing it */
+	wait_queue_head_t conn_wait;
 
 	spinlock_t lock;		/* see above; innermost */
 	struct list_head tx_list;
+	bool broken;
 	bool dead;
 	bool server_closing;
 	char reason[FAKENBD_REASON_LEN];

@@ -59,7 +59,7 @@ server_start() {
 	readonly = true
 CONF
 	run nbd-server -C $D/config &&
-	wait_for listening 10809
+	WAIT_FOR_S=120 wait_for listening 10809
 }
 
 setup() {
@@ -70,11 +70,12 @@ layout_is_committable() {
 	test "$(ls $FNBD | tr '\n' ' ')" = "live pending " &&
 	run mkdir $FNBD/pending/disk1 &&
 	test "$(ls $FNBD/pending/disk1 | tr '\n' ' ')" = \
-		"connect connected device disconnect disk errors last_error rw size sysfs target timeout " &&
+		"connect connected dead_timeout device disconnect disk errors last_error rw size sysfs target timeout " &&
 	test "$(stat -c %a $FNBD/pending/disk1/connect)" = 200 &&
 	test "$(stat -c %a $FNBD/pending/disk1/disconnect)" = 200 &&
 	test "$(cat $FNBD/pending/disk1/rw)" = 1 &&
 	test "$(cat $FNBD/pending/disk1/timeout)" = 30 &&
+	test "$(cat $FNBD/pending/disk1/dead_timeout)" = 0 &&
 	test "$(cat $FNBD/pending/disk1/connected)" = 0 &&
 	test -z "$(cat $FNBD/pending/disk1/target)"
 }
@@ -305,6 +306,93 @@ server_killed_under_io_fails_with_eio() {
 	fnbd_stop $d
 }
 
+# nbd-server killed and started again under ext4 writes, with a
+# dead_timeout: the disk connects again (connected turns 0, then 1), the
+# writes that waited meanwhile go out on the new connection, no request
+# fails, and every file reads back whole after a remount. nbd-server
+# greets slowly under TCG, so the writers wait in D state for longer than
+# the runner's hung-task timeout (20 s): the wait is by design (as on an
+# NFS hard mount), and the test raises that timeout while it runs.
+server_restart_loses_nothing() {
+	srl_hung=$(cat /proc/sys/kernel/hung_task_timeout_secs)
+	echo 300 > /proc/sys/kernel/hung_task_timeout_secs
+	srl_ret=0
+	server_restart || srl_ret=1
+	echo "$srl_hung" > /proc/sys/kernel/hung_task_timeout_secs
+	return $srl_ret
+}
+
+server_restart() {
+	d=again
+	rm -f $D/stop
+	server_start &&
+	fnbd_start $d target=127.0.0.1 device=disk timeout=120 \
+		dead_timeout=300 &&
+	run mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
+		/dev/$d && run mount -t ext4 /dev/$d $M || return 1
+	(
+		i=0
+		while [ ! -e $D/stop ] || [ $i -lt 8 ]; do
+			dd if=/dev/urandom of=$D/src.$i bs=64K count=4 \
+				2>/dev/null &&
+			cp $D/src.$i $M/f.$i && sync || exit 1
+			i=$((i + 1))
+		done
+		echo $i > $D/written
+	) &
+	srl_w=$!
+	sleep 2
+	run killall -9 nbd-server
+	wait_for sh -c "[ \"\$(cat $FNBD/live/$d/connected)\" = 0 ]" || return 1
+	echo "# last_error: $(fnbd_status $d last_error)"
+	fnbd_status $d last_error | grep -q "^connecting again: " || return 1
+	sleep 2
+	kill -0 $srl_w || { echo "# the writer did not wait"; return 1; }
+	run nbd-server -C $D/config && WAIT_FOR_S=120 wait_for listening 10809 ||
+		return 1
+	srl_i=0
+	until [ "$(fnbd_status $d connected)" = 1 ]; do
+		srl_i=$((srl_i + 1))
+		[ $srl_i -lt 600 ] || { echo "# not connected again"; return 1; }
+		sleep 0.5
+	done
+	touch $D/stop
+	wait $srl_w || { echo "# a write failed"; return 1; }
+	echo "# $(cat $D/written) files written; connected" \
+		"$(fnbd_status $d connected), errors $(fnbd_status $d errors)"
+	test "$(fnbd_status $d errors)" = 0 &&
+	log_has "fakenbd: $d: connected again to 127.0.0.1:10809" &&
+	run umount $M && run mount -t ext4 /dev/$d $M || return 1
+	i=0
+	while [ $i -lt "$(cat $D/written)" ]; do
+		cmp $D/src.$i $M/f.$i || return 1
+		i=$((i + 1))
+	done
+	run umount $M && fnbd_stop $d
+}
+
+# A dead_timeout that runs out with no server: connected stays 0, the
+# reason says so, and I/O then fails with EIO.
+dead_timeout_runs_out() {
+	d=gone
+	fnbd_start $d target=127.0.0.1 device=disk timeout=30 \
+		dead_timeout=4 || return 1
+	run killall -9 nbd-server
+	wait_for sh -c "cat $FNBD/live/$d/last_error |
+		grep -q '^not connected again within 4 s: '" || {
+		echo "# last_error: $(fnbd_status $d last_error)"
+		return 1
+	}
+	echo "# last_error: $(fnbd_status $d last_error)"
+	test "$(fnbd_status $d connected)" = 0 || return 1
+	if dd if=/dev/$d of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null
+	then
+		echo "# a read succeeded"
+		return 1
+	fi
+	fnbd_stop $d
+}
+
 # Elevator switches while reads run: the receive thread holds the queue's
 # usage counter across each reply, so a switch (which frees the
 # scheduler's requests) waits for it; KASAN, on the debug kernel, sees
@@ -421,7 +509,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 26
+ktap_plan 28
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -448,6 +536,8 @@ check disconnect_fails_io_and_keeps_the_disk \
 	disconnect_fails_io_and_keeps_the_disk
 check server_killed_under_io_fails_with_eio \
 	server_killed_under_io_fails_with_eio
+check server_restart_loses_nothing server_restart_loses_nothing
+check dead_timeout_runs_out dead_timeout_runs_out
 check nothing_left_in_configfs \
 	test -z "$(ls $FNBD/pending)$(ls $FNBD/live)"
 check module_unloads fnbd_unload

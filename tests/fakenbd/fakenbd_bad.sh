@@ -46,21 +46,23 @@ serve() {
 }
 
 # A server that stalls its greeting holds only the writer of connect=1:
-# meanwhile a mkdir in pending/, a listing of live/, and the connect and
-# commit of another disk go on, the stalled item's own commit and settings
-# are refused at once, and killing the writer ends its wait.
+# meanwhile a mkdir in pending/, a listing and a lookup in live/, and the
+# connect and commit of another disk go on (each one's time is printed),
+# the stalled item's own commit and settings are refused at once, and
+# killing the writer ends its wait.
 connect_waits_alone() {
 	bad silent && serve ioerror $((PORT + 1)) &&
 	fnbd_make slow target=127.0.0.1:$PORT timeout=600 || return 1
 	echo 1 > "$FNBD/pending/slow/connect" &
 	cwa_pid=$!
 	sleep 1 && kill -0 $cwa_pid &&
-	run timeout 20 mkdir "$FNBD/pending/other" &&
-	run timeout 20 ls "$FNBD/live" &&
+	timed run timeout 20 mkdir "$FNBD/pending/other" &&
+	timed run timeout 20 ls "$FNBD/live" &&
+	timed run timeout 20 sh -c "! stat $FNBD/live/none 2>/dev/null" &&
 	fnbd_make fast target=127.0.0.1:$((PORT + 1)) timeout=10 &&
-	run timeout 20 sh -c "echo 1 > $FNBD/pending/fast/connect" &&
+	timed run timeout 20 sh -c "echo 1 > $FNBD/pending/fast/connect" &&
 	test "$(fnbd_status fast connected)" = 1 &&
-	run timeout 20 mv "$FNBD/pending/fast" "$FNBD/live/" &&
+	timed run timeout 20 mv "$FNBD/pending/fast" "$FNBD/live/" &&
 	test "$(fnbd_status fast connected)" = 1 &&
 	! fnbd_set slow timeout 5 2>/dev/null &&
 	fnbd_commit_fails EBUSY "a connect is under way" slow &&
@@ -149,6 +151,58 @@ no_timeout_waits() {
 	fnbd_stop slow0
 }
 
+# timeout 0 and a server that never answers the partition table's read:
+# the disk's first opener waits in the scan, holding the disk's open
+# mutex. The un-commit, inside rename(2) (which also locks the item's
+# directory), does not wait behind it: EBUSY at once, with the reason.
+# disconnect fails the read, the opener goes, and the un-commit works.
+uncommit_never_waits_on_the_server() {
+	bad stallscan && fnbd_start wedged target=127.0.0.1:$PORT timeout=0 ||
+		return 1
+	dd if=/dev/wedged of=/dev/null bs=4K count=1 2>/dev/null &
+	unw_dd=$!
+	sleep 2
+	kill -0 $unw_dd || { echo "# the opener did not wait"; return 1; }
+	timed timeout 20 sh -c "conf_sys rename $FNBD/live/wedged \
+		$FNBD/pending/wedged > /tmp/wedged.mv"
+	echo "# mv live/wedged pending/: $(cat /tmp/wedged.mv)"
+	case $(cat /tmp/wedged.mv) in
+	EBUSY | E16) ;;
+	*) return 1 ;;
+	esac
+	echo "# reason: $(fnbd_reason wedged)"
+	fnbd_reason wedged | grep -q "wedged is being opened or closed" &&
+	timed run timeout 20 sh -c "echo 1 > $FNBD/live/wedged/disconnect" &&
+	wait_for sh -c "! kill -0 $unw_dd 2>/dev/null" &&
+	fnbd_uncommit wedged && ! [ -e /dev/wedged ] &&
+	run rmdir "$FNBD/pending/wedged"
+}
+
+# A dead_timeout and a server killed and started again: connected turns
+# 0 and says why, a read meanwhile waits, and once the server is back the
+# disk connects again, the read succeeds, nothing failed.
+reconnect_after_a_server_restart() {
+	bad ioerror &&
+	fnbd_start back target=127.0.0.1:$PORT timeout=10 dead_timeout=60 &&
+	run dd if=/dev/back of=/dev/null bs=4K count=1 iflag=direct || return 1
+	killall -9 fakenbd_badserver
+	wait_for sh -c "[ \"\$(cat $FNBD/live/back/connected)\" = 0 ]" ||
+		return 1
+	echo "# last_error: $(fnbd_status back last_error)"
+	fnbd_status back last_error | grep -q "^connecting again: " || return 1
+	dd if=/dev/back of=/dev/null bs=4K count=1 iflag=direct 2>/dev/null &
+	rasr_dd=$!
+	sleep 2
+	kill -0 $rasr_dd || { echo "# the read did not wait"; return 1; }
+	bad ioerror && wait $rasr_dd || { echo "# the read failed"; return 1; }
+	echo "# connected $(fnbd_status back connected)," \
+		"errors $(fnbd_status back errors)"
+	test "$(fnbd_status back connected)" = 1 &&
+	test "$(fnbd_status back errors)" = 0 &&
+	log_has "back: connected again to 127.0.0.1:$PORT" &&
+	fnbd_stop back
+}
+
 # The export's block sizes (NBD_INFO_BLOCK_SIZE, asked for in NBD_OPT_GO)
 # are the queue's: 4 KiB logical, 8 KiB physical, 64 KiB requests.
 block_sizes_are_honoured() {
@@ -183,7 +237,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 22
+ktap_plan 24
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -205,6 +259,9 @@ check stall_mid_reply_times_out transmission stallreply 0
 check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
 check no_timeout_waits_for_a_slow_reply no_timeout_waits
+check reconnect_after_a_server_restart reconnect_after_a_server_restart
+check uncommit_never_waits_on_the_server \
+	uncommit_never_waits_on_the_server
 check server_shutdown_is_a_soft_disconnect \
 	server_shutdown_is_a_soft_disconnect
 check reasons_are_logged sh -c ". ./fakenbd_lib.sh;

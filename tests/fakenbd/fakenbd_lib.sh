@@ -22,8 +22,9 @@
 #   fnbd_reason NAME          the reason line of NAME's error record
 #   fnbd_remove_all           un-commit and remove every item (cleanup)
 #   listening PORT            something listens on TCP PORT
-#   wait_for CMD...           poll CMD for up to 20 s
+#   wait_for CMD...           poll CMD for up to 20 s (WAIT_FOR_S seconds)
 #   log_has PATTERN           the kernel log has a line matching PATTERN
+#   timed CMD...              run CMD and say how long it took (ms)
 . ./lib.sh
 
 FNBD_KO=/lib/modules/cng/fakenbd.ko
@@ -135,7 +136,8 @@ wait_for() {
 	wf_i=0
 	until "$@"; do
 		wf_i=$((wf_i + 1))
-		[ $wf_i -lt 200 ] || { echo "# timed out: $*"; return 1; }
+		[ $wf_i -lt $((${WAIT_FOR_S:-20} * 10)) ] ||
+			{ echo "# timed out: $*"; return 1; }
 		sleep 0.1
 	done
 }
@@ -146,4 +148,13 @@ log_has() {
 
 fnbd_on_stock() {
 	[ "${CNG_CONFIGFS:-ours}" = stock ]
+}
+
+timed() {
+	tm_start=$(cut -d' ' -f1 /proc/uptime)
+	tm_ret=0
+	"$@" || tm_ret=$?
+	echo "# took $(awk -v a="$tm_start" -v b="$(cut -d' ' -f1 /proc/uptime)" \
+		'BEGIN { printf "%d", (b - a) * 1000 }') ms: $*"
+	return $tm_ret
 }
