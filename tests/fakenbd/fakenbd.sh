@@ -416,7 +416,9 @@ elevator_switch_under_io() {
 	wait $esu_io && test "$(fnbd_status $d connected)" = 1 && fnbd_stop $d
 }
 
-# Swap on a fakenbd disk: a reader whose memory cgroup may hold 16 MiB
+# Swap on a fakenbd disk: a reader whose memory cgroup is held to 16 MiB
+# (memory.high: reclaimed and throttled, never OOM-killed, which
+# memory.max did once on a loaded host, swap being slow under TCG)
 # fills a 40 MiB buffer twice, so that most of it goes out to the disk
 # and comes back. Nothing hangs, no request fails, the disk stays
 # connected. The buffer is random: 6.12 writes no zero-filled page to
@@ -433,7 +435,7 @@ swap_on_the_disk() {
 	sod_ok=0
 	if mkdir -p $D/cg && run mount -t cgroup2 none $D/cg &&
 	   echo +memory > $D/cg/cgroup.subtree_control &&
-	   mkdir $D/cg/hog && echo 16M > $D/cg/hog/memory.max &&
+	   mkdir $D/cg/hog && echo 16M > $D/cg/hog/memory.high &&
 	   run sh -c "echo \$\$ > $D/cg/hog/cgroup.procs &&
 		exec dd if=/dev/urandom of=/dev/null bs=40M count=2" \
 		> $D/swap.log 2>&1; then
