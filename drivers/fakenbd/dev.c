@@ -112,6 +112,8 @@ static __printf(3, 0) void fakenbd_conn_down(struct fakenbd_dev *dev,
 		else
 			now_dead = true;
 	} else if (dev->broken && !failed) {
+		/* Given up by the user or a stop: say so, not the old loss. */
+		vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
 		dev->broken = false;
 		now_dead = true;
 	}
@@ -1393,7 +1395,9 @@ void fakenbd_free(struct fakenbd_dev *dev)
  * disk stays, so that a filesystem on it sees the errors and can be
  * unmounted, and fakenbd_stop() removes it. A connection being made again
  * is given up; one already dead is left as it is. May be called while
- * fakenbd_stop() waits for the disk's requests, to end that wait.
+ * fakenbd_stop() runs (the caller's lock on the device's pointer must not
+ * be held across the stop, which may wait for an attempt to connect
+ * again), and until fakenbd_free().
  *
  * Context: process context; sleeps a second at most.
  */

@@ -203,6 +203,29 @@ reconnect_after_a_server_restart() {
 	fnbd_stop back
 }
 
+# disconnect while the disk connects again: the attempts end, the reason
+# says the user's, and a read fails with EIO at once.
+disconnect_gives_up_connecting_again() {
+	bad ioerror &&
+	fnbd_start cut target=127.0.0.1:$PORT timeout=10 dead_timeout=600 ||
+		return 1
+	killall -9 fakenbd_badserver
+	wait_for sh -c "cat $FNBD/live/cut/last_error |
+		grep -q '^connecting again: '" || return 1
+	run sh -c "echo 1 > $FNBD/live/cut/disconnect" &&
+	wait_for sh -c "[ \"\$(cat $FNBD/live/cut/last_error)\" = \
+		'disconnected by the user' ]" || {
+		echo "# last_error: $(fnbd_status cut last_error)"
+		return 1
+	}
+	if run timeout 20 dd if=/dev/cut of=/dev/null bs=4K count=1 \
+			iflag=direct 2>/dev/null; then
+		echo "# the read succeeded"
+		return 1
+	fi
+	test "$(fnbd_status cut connected)" = 0 && fnbd_stop cut
+}
+
 # The export's block sizes (NBD_INFO_BLOCK_SIZE, asked for in NBD_OPT_GO)
 # are the queue's: 4 KiB logical, 8 KiB physical, 64 KiB requests.
 block_sizes_are_honoured() {
@@ -237,7 +260,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 24
+ktap_plan 25
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -260,6 +283,8 @@ check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
 check no_timeout_waits_for_a_slow_reply no_timeout_waits
 check reconnect_after_a_server_restart reconnect_after_a_server_restart
+check disconnect_gives_up_connecting_again \
+	disconnect_gives_up_connecting_again
 check uncommit_never_waits_on_the_server \
 	uncommit_never_waits_on_the_server
 check server_shutdown_is_a_soft_disconnect \
