@@ -316,8 +316,8 @@ tree_saved_and_unit_started() {
 # The upgrade from 0.1.0 stops nothing: the unit runs on, the tree is as
 # it was.
 upgrade() {
-	dpkg -i "$from"/configfs-ng-dkms_*.deb "$from"/configfs-ng-tools_*.deb ||
-		return 1
+	dpkg -i "$from"/configfs-ng-dkms_*.deb "$from"/configfs-ng-tools_*.deb \
+		> /root/upgrade.log 2>&1 || { cat /root/upgrade.log; return 1; }
 	systemctl status --no-pager configfs-restore.service
 	systemctl show -p ExecStop configfs-restore.service
 	systemctl is-active configfs-restore.service && trees_as_saved &&
@@ -348,6 +348,7 @@ initramfs_holds() {
 		ls -l "/lib/modules/$kver/updates/dkms/" "/boot/initrd.img-$kver"
 		modprobe --all --set-version="$kver" --ignore-install \
 			--show-depends nvmet
+		grep -i 'initramfs\|dkms\|depmod\|configfs' /root/upgrade.log
 		update-initramfs -v -u -k "$kver" 2>&1 | grep -i 'configfs\|error'
 		return 1
 	else
@@ -383,6 +384,13 @@ initramfs_made_with_stock() {
 
 tree_restored() {
 	systemctl status --no-pager configfs-restore.service
+	systemctl show -p NRestarts -p ExecMainPID -p InvocationID \
+		configfs-restore.service
+	# What started and stopped it, and when.
+	journalctl -b -o short-monotonic --no-pager _PID=1 |
+		grep -i 'configfs\|kernel-config' | cut -c1-200
+	journalctl -b -o short-monotonic --no-pager \
+		-u configfs-restore.service | head -n 40 | cut -c1-200
 	cat /run/configfs-ng/restored
 	systemctl is-active configfs-restore.service && trees_as_saved
 }

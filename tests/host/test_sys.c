@@ -1197,6 +1197,46 @@ static bool sys_save_rebuilds_lio_control_from_info(void)
 	return true;
 }
 
+/*
+ * A backstore that is there but not enabled (made by hand, or left by a
+ * restore that stopped half way) takes its control from the file: a
+ * write-only value is written where the directory's switch still reads
+ * off, and left alone where it reads on.
+ */
+static bool sys_restore_writes_control_of_a_backstore_not_enabled(void)
+{
+	char *out;
+	char *ctl;
+
+	mk_root();
+	mkdir(at("target"), 0755);
+	mkdir(at("target/core"), 0755);
+	lio_backstore("rd_mcp_0/off", "        TCM RamDisk ID: 0\n" RD_INFO);
+	put_text("target/core/rd_mcp_0/off/enable", "0\n");
+	lio_backstore("rd_mcp_0/on", "        TCM RamDisk ID: 1\n" RD_INFO);
+	put_text("../c.save", "version 1\n"
+		 LIO_CTL("rd_mcp_0/off") "rd_pages=256\n"
+		 "set target/core/rd_mcp_0/off/enable 1\n"
+		 LIO_CTL("rd_mcp_0/on") "rd_pages=512\n"
+		 "set target/core/rd_mcp_0/on/enable 1\n"
+		 "end\n");
+	EXPECT(RUN(&out, "restore", "-v", (char *)at("../c.save")) == 0);
+	EXPECT(strstr(out, "# write-only, left alone: " LIO_CTL("rd_mcp_0/on")));
+	free(out);
+	ctl = get("target/core/rd_mcp_0/off/control");
+	EXPECT(ctl && !strcmp(ctl, "rd_pages=256"));
+	free(ctl);
+	ctl = get("target/core/rd_mcp_0/off/enable");
+	EXPECT(ctl && !strcmp(ctl, "1"));
+	free(ctl);
+	ctl = get("target/core/rd_mcp_0/on/control");
+	EXPECT(ctl && !strcmp(ctl, ""));
+	free(ctl);
+	unlink(at("../c.save"));
+	rm_root();
+	return true;
+}
+
 static bool sys_default_root_must_be_configfs(void)
 {
 	struct fs fs;
@@ -1561,6 +1601,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_restore_writes_the_value_as_saved),
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_save_rebuilds_lio_control_from_info),
+	KTAP_CASE(sys_restore_writes_control_of_a_backstore_not_enabled),
 	KTAP_CASE(sys_default_root_must_be_configfs),
 	KTAP_CASE(sys_stand_in_root_only_with_R_and_held_by_one_fd),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),

@@ -153,6 +153,32 @@ static int apply_set_any(struct apply *a, struct op *op, bool switches,
 	return ret;
 }
 
+/*
+ * Is @op's object not switched on yet? True when the file turns one of
+ * its directory's switches on (LIO's enable) and the tree has it off: a
+ * write-only value there (LIO's control) is still the object's to take,
+ * as it is in a directory this run created.
+ */
+static bool apply_dir_is_off(struct apply *a, const struct op *op)
+{
+	const struct op *sw;
+	const char *cur;
+	size_t pos = 0;
+	size_t len;
+
+	while ((sw = plan_sibling_set(op, &pos))) {
+		const struct stmt *st = sw->st;
+
+		if (st->kind != STMT_SET || st->any ||
+		    format_is_off_value(st->arg, st->len))
+			continue;
+		if (!apply_read(a, plan_op_path(sw), &cur, &len) &&
+		    format_is_off_value(cur, len))
+			return true;
+	}
+	return false;
+}
+
 static int apply_set(struct apply *a, struct op *op, bool switches)
 {
 	const char *path = plan_op_path(op);
@@ -183,7 +209,7 @@ static int apply_set(struct apply *a, struct op *op, bool switches)
 				     len);
 	if (known && len == st->len && !memcmp(cur, st->arg, len))
 		return APPLY_DONE;
-	if (!known && !plan_in_new_dir(op))
+	if (!known && !plan_in_new_dir(op) && !apply_dir_is_off(a, op))
 		return APPLY_SKIPPED;
 	if (known && !switches && format_is_off_value(cur, len) &&
 	    !format_is_off_value(st->arg, st->len))

@@ -353,6 +353,7 @@ const char *plan_dir_path(const struct op *op);
 const char *plan_target_path(const struct op *op);
 bool plan_ready(const struct op *op);
 bool plan_in_new_dir(const struct op *op);
+struct op *plan_sibling_set(const struct op *op, size_t *pos);
 bool plan_related(const struct op *a, const struct op *b);
 bool plan_same_dir(const struct op *a, const struct op *b);
 const char *plan_op_path(const struct op *op);

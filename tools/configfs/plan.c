@@ -871,6 +871,23 @@ bool plan_in_new_dir(const struct op *op)
 	return false;
 }
 
+/*
+ * The set statements of @op's directory other than @op, one a call: the
+ * one after *@pos (0 to begin), or NULL when there are no more.
+ */
+struct op *plan_sibling_set(const struct op *op, size_t *pos)
+{
+	const struct pnode *dir = plan_op_dir(op);
+
+	while (*pos < dir->nr_kids) {
+		struct op *set = dir->kids[(*pos)++]->set;
+
+		if (set && set != op)
+			return set;
+	}
+	return NULL;
+}
+
 static bool plan_paths_related(const char *a, const char *b)
 {
 	return path_is_under(a, b) || path_is_under(b, a);
