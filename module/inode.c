@@ -413,6 +413,40 @@ int cng_inode_setattr(struct mnt_idmap *idmap,
 }
 
 /**
+ * cng_inode_update_time() - update_time of every inode of ours
+ * @inode: the inode
+ * @flags: S_ATIME, S_MTIME, S_CTIME: which times to set
+ *
+ * Sets the times in memory and does not dirty the inode. The default
+ * marks it dirty, and a dirty inode is never reclaimed on a file system
+ * with no writeback: a directory once listed would stay in memory for
+ * good. Before 6.6 the VFS passed the time to set (@time); since, the
+ * callee takes the current time.
+ *
+ * Context: process.
+ * Return: 0.
+ */
+#ifdef CNG_HAVE_UPDATE_TIMESTAMPS
+int cng_inode_update_time(struct inode *inode, int flags)
+{
+	inode_update_timestamps(inode, flags);
+	return 0;
+}
+#else
+int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
+			  int flags)
+{
+	if (flags & S_ATIME)
+		inode_set_atime_to_ts(inode, *time);
+	if (flags & S_MTIME)
+		inode_set_mtime_to_ts(inode, *time);
+	if (flags & S_CTIME)
+		inode_set_ctime_to_ts(inode, *time);
+	return 0;
+}
+#endif
+
+/**
  * cng_inode_getattr() - stat of an attribute or a link
  * @idmap: the mount's id mapping
  * @path: the file
@@ -431,7 +465,7 @@ int cng_inode_getattr(struct mnt_idmap *idmap,
 {
 	struct inode *inode = d_inode(path->dentry);
 
-	cng_generic_fillattr(idmap, request_mask, inode, stat);
+	generic_fillattr(idmap, request_mask, inode, stat);
 	if (cng_node_gone(CNG_I(inode)->node))
 		stat->nlink = 0;
 	return 0;
@@ -479,8 +513,7 @@ int cng_inode_init(void)
 {
 	cng_inode_cache = kmem_cache_create("cng_inode_cache",
 					    sizeof(struct cng_inode), 0,
-					    SLAB_RECLAIM_ACCOUNT |
-					    SLAB_MEM_SPREAD | SLAB_ACCOUNT,
+					    SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
 					    cng_inode_once);
 	return cng_inode_cache ? 0 : -ENOMEM;
 }

@@ -444,6 +444,12 @@ int cng_inode_setattr(struct mnt_idmap *idmap,
 int cng_inode_getattr(struct mnt_idmap *idmap,
 		      const struct path *path, struct kstat *stat,
 		      u32 request_mask, unsigned int query_flags);
+#ifdef CNG_HAVE_UPDATE_TIMESTAMPS
+int cng_inode_update_time(struct inode *inode, int flags);
+#else
+int cng_inode_update_time(struct inode *inode, struct timespec64 *time,
+			  int flags);
+#endif
 void cng_inode_evict(struct inode *inode);
 struct inode *cng_inode_alloc(struct super_block *sb);
 void cng_inode_free(struct inode *inode);

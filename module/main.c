@@ -50,7 +50,11 @@ static void __exit cng_exit(void)
 	cng_names_exit();
 }
 
-module_init(cng_init);
+/*
+ * As stock's: built in, configfs is ready before any client's initcall,
+ * device_initcall or earlier, registers a subsystem.
+ */
+core_initcall(cng_init);
 module_exit(cng_exit);
 
 MODULE_AUTHOR("configfs-ng developers");

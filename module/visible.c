@@ -32,6 +32,51 @@ struct cng_hidden {
 	unsigned long			bits[];
 };
 
+#ifdef CNG_HAVE_IS_VISIBLE
+static bool cng_type_may_hide(const struct config_item_type *type)
+{
+	const struct configfs_group_operations *ops = type->ct_group_ops;
+
+	return ops && (ops->is_visible || ops->is_bin_visible);
+}
+
+static bool cng_attr_is_visible(struct config_item *item,
+				struct configfs_attribute *attr, int n)
+{
+	const struct configfs_group_operations *ops =
+		item->ci_type->ct_group_ops;
+
+	return !ops->is_visible || ops->is_visible(item, attr, n);
+}
+
+static bool cng_bin_attr_is_visible(struct config_item *item,
+				    struct configfs_bin_attribute *attr, int n)
+{
+	const struct configfs_group_operations *ops =
+		item->ci_type->ct_group_ops;
+
+	return !ops->is_bin_visible || ops->is_bin_visible(item, attr, n);
+}
+#else
+/* Before 6.12 a group type cannot hide attributes: every one is shown. */
+static bool cng_type_may_hide(const struct config_item_type *type)
+{
+	return false;
+}
+
+static bool cng_attr_is_visible(struct config_item *item,
+				struct configfs_attribute *attr, int n)
+{
+	return true;
+}
+
+static bool cng_bin_attr_is_visible(struct config_item *item,
+				    struct configfs_bin_attribute *attr, int n)
+{
+	return true;
+}
+#endif /* CNG_HAVE_IS_VISIBLE */
+
 /* Slots of an item's attributes: its text ones, then its binary ones. */
 static unsigned int cng_visible_slots(const struct config_item_type *type)
 {
