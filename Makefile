@@ -9,6 +9,10 @@
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make check-kernel the suites on the second kernel (6.12) alone
 #   make check-targetcli  the tool against targetcli, in a Debian guest
+#   make series       the patch series against linux-source-6.12, into
+#                     build/series (docs/upstream.md)
+#   make check-intree the series built into a 6.12 kernel, booted, tested
+#                     (INTREE_MODE=quick: no KASAN/lockdep, fewer lists)
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N,
 #                     CONCURRENT=N seeds of several processes at once)
 #   make fuzz-debug   the differential fuzzer on the debug kernel
@@ -34,7 +38,7 @@ ENV_MK := $(CNG_CACHE)/env.mk
 endif
 
 # Goals that need no target kernel do not run scripts/prereqs.sh.
-NO_ENV_GOALS := clean deb install dkms-install install-tool install-fallback \
+NO_ENV_GOALS := clean deb series install dkms-install install-tool install-fallback \
 	uninstall
 ifneq ($(filter-out $(NO_ENV_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(ENV_MK)
@@ -177,6 +181,14 @@ check-kernel: all
 check-targetcli: all
 	tests/harness/check.sh targetcli
 
+# configfs-ng as a patch series for Debian's linux-source-6.12
+series:
+	scripts/series.sh $(BUILD)/series
+
+# The series built in (CONFIG_CONFIGFS_FS=y), booted, the lists run there
+check-intree: all
+	tests/harness/check.sh intree
+
 # Differential fuzzing, ours against stock: SEEDS=N (200), FIRST=, NOPS=;
 # then CONCURRENT=N (20) seeds of PROCS=N (4) processes at once, checked
 fuzz: all
@@ -301,7 +313,7 @@ clean:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs clean; fi
 	if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host clean; fi
 
-.PHONY: all prereqs module helpers samples testmods drivers tool guest-progs \
+.PHONY: all prereqs module helpers samples testmods drivers tool guest-progs series check-intree \
 	run check guest \
 	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \

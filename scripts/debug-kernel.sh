@@ -16,8 +16,15 @@
 #
 # Environment:
 #   CNG_CACHE  cache directory (default: as scripts/prereqs.sh)
-#   DKCONFIG   config fragment (default: scripts/debug-kernel.config)
+#   DKCONFIG   config fragments, in order, a later one overriding an
+#              earlier (default: scripts/debug-kernel.config)
 #   JOBS       make -j (default: 2); the build always runs under nice -n 10
+#   KTREE      another source tree to build (default: the cache's
+#              linux-source-6.1, the KSRC of env.mk); make then always runs, incrementally,
+#              since the tree may have changed (scripts/check-intree.sh's
+#              tree, with the series applied)
+#   KNAME      the build's name, in place of "debug": the build directory
+#              is $CNG_CACHE/KNAME-*, the assignments go to KNAME-env.mk
 set -eu
 
 # Bump when the way the .config or the staging is derived changes, so that
@@ -26,10 +33,15 @@ RECIPE=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 CNG_CACHE=${CNG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng}
-DKCONFIG=$(readlink -f "${DKCONFIG:-$here/debug-kernel.config}")
+fragments=()
+for f in ${DKCONFIG:-$here/debug-kernel.config}; do
+	fragments+=("$(readlink -f "$f")")
+done
 JOBS=${JOBS:-2}
+KNAME=${KNAME:-debug}
+ksrc_given=${KTREE:-}
 
-say() { echo "debug-kernel: $*" >&2; }
+say() { echo "$KNAME-kernel: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 # env_get NAME: the value of "NAME := value" in env.mk.
@@ -37,14 +49,20 @@ env_get() {
 	sed -n "s/^$1 := //p" "$CNG_CACHE/env.mk"
 }
 
-[ -f "$CNG_CACHE/env.mk" ] || "$here/prereqs.sh"
-KSRC=$(env_get KSRC)
-if [ -z "$KSRC" ] || [ ! -f "$KSRC/.stamp" ]; then
-	"$here/prereqs.sh"
+if [ -n "$ksrc_given" ]; then
+	KSRC=$(readlink -f "$ksrc_given")
+else
+	[ -f "$CNG_CACHE/env.mk" ] || "$here/prereqs.sh"
 	KSRC=$(env_get KSRC)
+	if [ -z "$KSRC" ] || [ ! -f "$KSRC/.stamp" ]; then
+		"$here/prereqs.sh"
+		KSRC=$(env_get KSRC)
+	fi
 fi
 [ -f "$KSRC/Makefile" ] || die "no kernel source tree at '$KSRC'"
-[ -f "$DKCONFIG" ] || die "no config fragment at '$DKCONFIG'"
+for f in "${fragments[@]}"; do
+	[ -f "$f" ] || die "no config fragment at '$f'"
+done
 # An in-tree configuration makes every O= build refuse to start.
 if [ -e "$KSRC/.config" ] || [ -d "$KSRC/include/config" ]; then
 	die "$KSRC is not clean (make mrproper there)"
@@ -69,14 +87,14 @@ key=$({
 	echo "recipe $RECIPE"
 	echo "source $srcversion"
 	${CC:-gcc} --version | head -n1
-	grep -E '^(CONFIG_|# CONFIG_.* is not set$)' "$DKCONFIG"
+	grep -h -E '^(CONFIG_|# CONFIG_.* is not set$)' "${fragments[@]}"
 } | sha256sum | cut -c1-12)
-name=debug-$srcversion-$key
+name=$KNAME-$srcversion-$key
 O=$CNG_CACHE/$name
 stamp=$O/.cng-stamp
 
 mkdir -p "$CNG_CACHE"
-exec 9> "$CNG_CACHE/debug-kernel.lock"
+exec 9> "$CNG_CACHE/$KNAME-kernel.lock"
 flock 9
 
 # make_o ARGS...: make in the build directory, at low priority, logged.
@@ -87,7 +105,16 @@ make_o() {
 	}
 }
 
-# check_config: every value the fragment asks for is in the final .config.
+# final_settings: the fragments' settings, the last one for each symbol.
+final_settings() {
+	cat "${fragments[@]}" | tac | awk '
+		/^CONFIG_[A-Za-z0-9_]*=/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_[A-Za-z0-9_]* is not set$/ { sym = $2 }
+		!/^CONFIG_/ && !/^# CONFIG_.* is not set$/ { next }
+		!(sym in seen) { seen[sym] = 1; print }' | tac
+}
+
+# check_config: every value the fragments ask for is in the final .config.
 check_config() {
 	local line sym want bad=0
 
@@ -115,7 +142,7 @@ check_config() {
 		    "$(grep -E "^($sym=|# $sym is not set)" "$O/.config" ||
 		       echo "(nothing)")"
 		bad=1
-	done < "$DKCONFIG"
+	done < <(final_settings)
 	return $bad
 }
 
@@ -131,7 +158,7 @@ build() {
 	# A resumed build regenerates the same .config, so make stays
 	# incremental.
 	(cd "$KSRC" && nice -n 10 scripts/kconfig/merge_config.sh -n \
-		-O "$O" "$DKCONFIG") >> "$O/build.log" 2>&1 ||
+		-O "$O" "${fragments[@]}") >> "$O/build.log" 2>&1 ||
 		die "merge_config.sh failed; log in $O/build.log"
 	make_o olddefconfig
 	check_config || die "the fragment does not apply to $srcversion"
@@ -153,12 +180,13 @@ build() {
 	say "built $kver in $(( $(date +%s) - start ))s"
 }
 
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$name" ] ||
+if [ -n "$ksrc_given" ] || [ ! -f "$stamp" ] ||
+   [ "$(cat "$stamp")" != "$name" ] ||
    [ ! -f "$O/arch/x86/boot/bzImage" ]; then
 	rm -f "$stamp"
 	build
 	# Only one debug build is kept: each takes a few GiB.
-	for old in "$CNG_CACHE"/debug-*-????????????; do
+	for old in "$CNG_CACHE/$KNAME"-*-????????????; do
 		if [ ! -d "$old" ] || [ "$old" = "$O" ]; then
 			continue
 		fi
@@ -168,11 +196,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$name" ] ||
 fi
 
 DKVER=$(cat "$O/include/config/kernel.release")
-cat > "$CNG_CACHE/debug-env.mk.tmp" <<EOT
+cat > "$CNG_CACHE/$KNAME-env.mk.tmp" <<EOT
 DKVER := $DKVER
 DKDIR := $O
 DKIMG := $O/arch/x86/boot/bzImage
 DKMODS := $O/modules
 EOT
-mv "$CNG_CACHE/debug-env.mk.tmp" "$CNG_CACHE/debug-env.mk"
-cat "$CNG_CACHE/debug-env.mk"
+mv "$CNG_CACHE/$KNAME-env.mk.tmp" "$CNG_CACHE/$KNAME-env.mk"
+cat "$CNG_CACHE/$KNAME-env.mk"

@@ -324,6 +324,8 @@ timed() {
 	kernel)	second_kernel ;;
 	targetcli)
 		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
+	intree)
+		tap_stream intree "$TOP/scripts/check-intree.sh" ;;
 	*)	timed lint_steps
 		timed host_tests
 		timed step deb_packages_build_lintian_clean deb_packages

@@ -25,7 +25,9 @@
  *   #cng-done		every test ran and the guest will power off
  *
  * Kernel command line parameters: cng.mode=test|run|tour,
- * cng.configfs=ours|stock, cng.start=N (first test to run, from 1),
+ * cng.configfs=ours|stock|builtin (builtin: the kernel has configfs built
+ * in, ours from the patch series; no module is loaded and the tests run
+ * as on ours, with CNG_BUILTIN=1), cng.start=N (first test to run, from 1),
  * cng.timeout_scale=N (multiplies every test's timeout), kmemleak=on (the
  * kernel's own; kmemleak must then work).
  */
@@ -214,6 +216,8 @@ static void load_configfs(void)
 	int ret;
 
 	uname(&uts);
+	if (!strcmp(which_configfs, "builtin"))
+		goto mount;
 	if (!strcmp(which_configfs, "stock"))
 		snprintf(path, sizeof(path),
 			 "/lib/modules/%s/kernel/fs/configfs/configfs.ko",
@@ -225,6 +229,7 @@ static void load_configfs(void)
 		errno = -ret;
 		die(path);
 	}
+mount:
 	if (mount("none", "/sys/kernel/config", "configfs", 0, NULL))
 		die("mount configfs");
 }
@@ -1040,7 +1045,12 @@ int main(void)
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin:/tests/bin", 1);
 	setenv("HOME", "/root", 1);
 	setenv("TERM", "linux", 0);
-	setenv("CNG_CONFIGFS", which_configfs, 1);
+	if (!strcmp(which_configfs, "builtin")) {
+		setenv("CNG_CONFIGFS", "ours", 1);
+		setenv("CNG_BUILTIN", "1", 1);
+	} else {
+		setenv("CNG_CONFIGFS", which_configfs, 1);
+	}
 	write_file(HUNG_TASK_TIMEOUT, "20");
 	write_file(HUNG_TASK_INTERVAL, HUNG_TASK_CHECK);
 	write_file("/proc/sys/kernel/printk_ratelimit", "0");

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check-intree`: configfs-ng as the kernel's own configfs. The patch
+# series (scripts/series.sh) applied to Debian's linux-source-6.12, built
+# with CONFIG_CONFIGFS_FS=y and the real clients as modules
+# (scripts/intree-kernel.config over scripts/debug-kernel.config), booted
+# in QEMU with no configfs module loaded (cng.configfs=builtin), and the
+# test lists run there. TAP with a plan on stdout, for
+# tests/harness/check.sh.
+#
+# INTREE_MODE=quick (make check's form): without the debug kernel's
+# costly checkers (scripts/nodebug-kernel.config), the conformance list
+# and one real client. INTREE_MODE=full (the default of make
+# check-intree): KASAN, lockdep and kmemleak on, the conformance,
+# differences and extensions lists and the four real clients.
+#
+# Environment: TOP, BUILD, CNG_CACHE; INTREE_MODE; INTREE_LISTS (in place
+# of the mode's lists).
+set -u
+: "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
+mode=${INTREE_MODE:-full}
+out=${CHECK_OUT:-$BUILD/check}/intree-$mode
+kbuild=$out/build
+mkdir -p "$out" "$kbuild"
+fragments="$TOP/scripts/debug-kernel.config"
+case $mode in
+quick)
+	fragments="$fragments $TOP/scripts/nodebug-kernel.config"
+	lists="10-conformance tests/clients/intree-clients.list" ;;
+full)
+	lists="10-conformance 13-differences 17-extensions 20-clients" ;;
+*)
+	echo "check-intree: INTREE_MODE is quick or full, not '$mode'" >&2
+	exit 2 ;;
+esac
+fragments="$fragments $TOP/scripts/intree-kernel.config"
+lists=${INTREE_LISTS:-$lists}
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
+
+tap_prefix=intree
+# shellcheck disable=SC2086
+tap_lists "$out/check.list" $lists
+
+"$TOP/scripts/series.sh" "$out/series" > "$out/series.out" 2> "$out/series.log" ||
+	tap_fail intree:series_applies_to_linux_source_6_12 "$out/series.log"
+tap_ok intree:series_applies_to_linux_source_6_12
+tree=$(tail -n 1 "$out/series.out")
+
+KTREE=$tree KNAME=intree-$mode DKCONFIG=$fragments \
+	"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
+	tap_fail intree:kernel_builds_with_configfs_built_in "$out/kernel.log"
+eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
+: "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
+if grep -qx 'CONFIG_CONFIGFS_FS=y' "$DKDIR/.config" &&
+   grep -q ' cng_init$' "$DKDIR/System.map"; then
+	tap_ok intree:kernel_builds_with_configfs_built_in
+else
+	echo "configfs-ng is not built into $DKDIR" > "$out/builtin.log"
+	tap_fail intree:kernel_builds_with_configfs_built_in "$out/builtin.log"
+fi
+
+INTREE=1 "$TOP/scripts/build-copy.sh" "$DKDIR" "$kbuild" > "$out/build.log" 2>&1 ||
+	tap_fail intree:samples_build_against_it "$out/build.log"
+tap_ok intree:samples_build_against_it
+
+export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
+export MODULE_KO=$kbuild/module/configfs.ko SAMPLES_DIR=$kbuild/samples.ko
+export TESTMODS_DIR=$kbuild/testmods.ko DRIVERS_DIR=$kbuild/drivers.ko
+export HELPERS_KO=$DKMODS/lib/modules/$DKVER/kernel/fs/configfs/helpers/configfs_helpers.ko
+if [ "$mode" = full ]; then
+	export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
+	export APPEND="kmemleak=on ${APPEND:-}"
+fi
+
+ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
+tap_stream intree_suite_on_builtin env LABEL="intree-$mode:" \
+	"$TOP/tests/harness/guest-suite.sh" builtin "$out/check.list" "$out/guest"
+echo "1..$((tap_n + ntests + 1))"

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The in-tree form of configfs-ng, written into a kernel source tree from
+# this repository's one source (docs/upstream.md):
+#   module/*.c, internal.h, unshare.h  -> fs/configfs/ (stock's files go)
+#   include/configfs-ng*.h             -> include/linux/
+#   helpers/*                          -> fs/configfs/helpers/
+# module/compat.h, which back-fills what kernels older than 6.12 lack, is
+# dropped, and every #ifdef CNG_HAVE_* is resolved with unifdef as the
+# target tree's headers answer module/Kbuild's probes: the in-tree files
+# hold one kernel's code, with no compatibility left in them.
+#
+# Usage: intree.sh KSRC [PART...]
+#   PART: core (fs/configfs and its header), helpers; all by default.
+# Exits non-zero, naming the file, when a result still holds a CNG_HAVE_*
+# or compat.h.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+ksrc=${1:?usage: intree.sh KSRC [PART...]}
+shift
+parts=${*:-core helpers}
+[ -f "$ksrc/fs/configfs/Kconfig" ] || {
+	echo "intree.sh: $ksrc is not a kernel tree with fs/configfs" >&2
+	exit 1
+}
+command -v unifdef > /dev/null || {
+	echo "intree.sh: needs unifdef (apt-get install unifdef)" >&2
+	exit 1
+}
+version=$(cat "$top/module/VERSION")
+
+# The probes of module/Kbuild, "$(call cng_have,NAME,HEADER,REGEX)",
+# answered by the target's headers: -DCNG_HAVE_NAME or -UCNG_HAVE_NAME.
+features() {
+	sed -n 's/^ccflags-y += $(call cng_have,\([A-Z_0-9]*\),\([^,]*\),\(.*\))$/\1 \2 \3/p' \
+		"$top/module/Kbuild" |
+	while read -r name header regex; do
+		regex=${regex//\$(comma)/,}
+		if grep -s -q -E -e "$regex" "$ksrc/include/linux/$header"; then
+			echo "-DCNG_HAVE_$name"
+		else
+			echo "-UCNG_HAVE_$name"
+		fi
+	done
+}
+mapfile -t defs < <(features)
+[ "${#defs[@]}" -gt 0 ] || { echo "intree.sh: no probes in module/Kbuild" >&2; exit 1; }
+
+# put SRC DST: SRC with the features resolved, compat.h gone, the
+# extension headers under linux/, and the version spelled out.
+put() {
+	local src=$1 dst=$2 rc=0
+
+	mkdir -p "$(dirname "$dst")"
+	unifdef "${defs[@]}" -x2 "$src" > "$dst.tmp" || rc=$?
+	[ "$rc" -le 1 ] || { echo "intree.sh: unifdef failed on $src" >&2; exit 1; }
+	sed -e '/^#include "compat.h"$/d' \
+	    -e 's|^#include <configfs-ng\(-helpers\)\{0,1\}\.h>|#include <linux/configfs-ng\1.h>|' \
+	    -e "s|MODULE_VERSION(CNG_VERSION)|MODULE_VERSION(\"$version\")|" \
+	    "$dst.tmp" > "$dst"
+	rm -f "$dst.tmp"
+	if grep -n 'CNG_HAVE_\|compat\.h\|CNG_VERSION' "$dst" >&2; then
+		echo "intree.sh: $dst still depends on the module's build" >&2
+		exit 1
+	fi
+}
+
+# objs KBUILD VAR: the objects a Kbuild file lists in VAR-y.
+objs() {
+	sed -n "/^$2-y :=/,/[^\\\\]\$/p" "$1" | sed "s/^$2-y :=//; s/\\\\//" |
+		tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//'
+}
+
+core() {
+	local f fs=$ksrc/fs/configfs
+
+	rm -f "$fs"/*.c "$fs"/*.h
+	for f in "$top"/module/*.c "$top"/module/internal.h "$top"/module/unshare.h; do
+		case ${f##*/} in *.mod.c) continue ;; esac
+		put "$f" "$fs/${f##*/}"
+	done
+	put "$top/include/configfs-ng.h" "$ksrc/include/linux/configfs-ng.h"
+	{
+		echo "# SPDX-License-Identifier: GPL-2.0-only"
+		echo "#"
+		echo "# Makefile for the configfs virtual filesystem"
+		echo "#"
+		echo
+		echo "obj-\$(CONFIG_CONFIGFS_FS)	+= configfs.o"
+		echo
+		echo "configfs-objs	:= $(objs "$top/module/Kbuild" configfs)"
+		echo
+		echo "ccflags-y	:= '-Dpr_fmt(fmt)=KBUILD_MODNAME \": \" fmt'"
+	} > "$fs/Makefile"
+}
+
+helpers() {
+	local f fs=$ksrc/fs/configfs
+
+	rm -rf "$fs/helpers"
+	for f in "$top"/helpers/*.c "$top"/helpers/internal.h; do
+		case ${f##*/} in *.mod.c) continue ;; esac
+		put "$f" "$fs/helpers/${f##*/}"
+	done
+	put "$top/include/configfs-ng-helpers.h" \
+		"$ksrc/include/linux/configfs-ng-helpers.h"
+	{
+		echo "# SPDX-License-Identifier: GPL-2.0-only"
+		echo "#"
+		echo "# Makefile for the configfs client helpers"
+		echo "#"
+		echo
+		echo "obj-\$(CONFIG_CONFIGFS_HELPERS)	+= configfs_helpers.o"
+		echo
+		echo "configfs_helpers-objs	:= $(objs "$top/helpers/Kbuild" configfs_helpers)"
+	} > "$fs/helpers/Makefile"
+	grep -q 'helpers/' "$fs/Makefile" ||
+		sed -i 's|^obj-$(CONFIG_CONFIGFS_FS)\t+= configfs.o$|&\nobj-$(CONFIG_CONFIGFS_HELPERS)\t+= helpers/|' \
+			"$fs/Makefile"
+	grep -q 'helpers/' "$fs/Makefile" || {
+		echo "intree.sh: cannot add helpers/ to $fs/Makefile" >&2
+		exit 1
+	}
+	if ! grep -q '^config CONFIGFS_HELPERS' "$fs/Kconfig"; then
+		cat >> "$fs/Kconfig" <<'EOF'
+
+config CONFIGFS_HELPERS
+	tristate "Helpers for configfs clients"
+	depends on CONFIGFS_FS
+	help
+	  Ready-made attribute stores and shows, child groups and refusal
+	  reasons for configfs clients, declared in
+	  <linux/configfs-ng-helpers.h>. Select it from a client that
+	  uses them; say M to build it for out-of-tree clients.
+EOF
+	fi
+}
+
+for p in $parts; do
+	case $p in
+	core|helpers) "$p" ;;
+	*) echo "intree.sh: no part '$p'" >&2; exit 2 ;;
+	esac
+done
