@@ -68,6 +68,29 @@ put() {
 	fi
 }
 
+# maintain FILE: FILE in MAINTAINERS' CONFIGFS entry, its F: lines kept
+# in order.
+maintain() {
+	grep -q "^F:	$1\$" "$ksrc/MAINTAINERS" && return 0
+	awk -v add="F:	$1" '
+		$0 == "CONFIGFS" { in_entry = 1 }
+		in_entry && /^F:/ { files[n++] = $0; next }
+		in_entry && n && !/^F:/ {
+			files[n++] = add
+			cmd = "LC_ALL=C sort"
+			for (i = 0; i < n; i++)
+				print files[i] | cmd
+			close(cmd)
+			in_entry = 0; n = 0
+		}
+		{ print }' "$ksrc/MAINTAINERS" > "$ksrc/MAINTAINERS.tmp"
+	mv "$ksrc/MAINTAINERS.tmp" "$ksrc/MAINTAINERS"
+	grep -q "^F:	$1\$" "$ksrc/MAINTAINERS" || {
+		echo "intree.sh: cannot add $1 to MAINTAINERS" >&2
+		exit 1
+	}
+}
+
 # objs KBUILD VAR: the objects a Kbuild file lists in VAR-y.
 objs() {
 	sed -n "/^$2-y :=/,/[^\\\\]\$/p" "$1" | sed "s/^$2-y :=//; s/\\\\//" |
@@ -83,6 +106,7 @@ core() {
 		put "$f" "$fs/${f##*/}"
 	done
 	put "$top/include/configfs-ng.h" "$ksrc/include/linux/configfs-ng.h"
+	maintain include/linux/configfs-ng.h
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0-only"
 		echo "#"
@@ -107,6 +131,7 @@ helpers() {
 	done
 	put "$top/include/configfs-ng-helpers.h" \
 		"$ksrc/include/linux/configfs-ng-helpers.h"
+	maintain include/linux/configfs-ng-helpers.h
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0-only"
 		echo "#"
