@@ -13,7 +13,9 @@
 # Environment:
 #   KVER       target kernel release (default: what linux-image-amd64 depends
 #              on, asked of apt); the 6.12 line is 6.12.*+deb12-amd64, in
-#              bookworm-security
+#              bookworm-security. A release ending in -arm64 is built for
+#              and not booted: its headers alone are fetched, with the
+#              cross compiler (see arm64_headers below)
 #   NO_SOURCE  1: skip the kernel's source (KSRC left empty)
 #   CNG_CACHE  cache directory (default: ${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng)
 set -eu
@@ -85,6 +87,54 @@ fetch_deb() {
 	touch "$dir/.stamp"
 }
 
+# arm64_headers KVER: Debian's arm64 headers of KVER, their -common
+# package and the kbuild tools they use, unpacked into one root in the
+# cache, where the headers' relative links to the tools hold; only their
+# Makefile's absolute include is pointed there. The tools are the host's
+# (linux-kbuild-* is Multi-Arch: foreign). apt's arm64 lists are kept in
+# the cache, so that the host's apt and dpkg stay amd64 alone.
+arm64_headers() {
+	local kver=$1 root=$CNG_CACHE/headers-$1 aptdir=$CNG_CACHE/apt-arm64
+	local -a apt
+	local deps common kbuild tmp mk deb
+	[ -f "$root/.stamp" ] && return 0
+	apt=(-q -o APT::Architecture=arm64 -o APT::Architectures::=arm64
+	     -o Dir::State::Lists="$aptdir/lists"
+	     -o Dir::Cache="$aptdir/cache"
+	     -o Dir::State::status="$aptdir/status"
+	     -o APT::Sandbox::User="$(id -un)")
+	mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+	touch "$aptdir/status"
+	if ! apt-cache "${apt[@]}" show "linux-headers-$kver" > /dev/null 2>&1; then
+		say "apt-get update (arm64 lists, in $aptdir)"
+		apt-get "${apt[@]}" update >&2
+	fi
+	deps=$(apt-cache "${apt[@]}" show "linux-headers-$kver" |
+	       sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n')
+	common=$(echo "$deps" | sed -n 's/^ *\(linux-headers-[^ ]*-common\).*/\1/p')
+	kbuild=$(echo "$deps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p')
+	if [ -z "$common" ] || [ -z "$kbuild" ]; then
+		say "linux-headers-$kver: no -common or linux-kbuild-* in its Depends"
+		exit 1
+	fi
+	tmp=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
+	say "downloading linux-headers-$kver $common (arm64), $kbuild (host)"
+	(cd "$tmp" &&
+	 apt-get "${apt[@]}" download "linux-headers-$kver" "$common" >&2 &&
+	 apt-get -q -o APT::Sandbox::User="$(id -un)" download "$kbuild" >&2)
+	rm -rf "$root"
+	mkdir -p "$root"
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$root"
+	done
+	rm -rf "$tmp"
+	mk=$root/usr/src/linux-headers-$kver/Makefile
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$mk"
+	grep -q "^include $root/" "$mk" ||
+		{ say "$mk: no include of the -common tree"; exit 1; }
+	touch "$root/.stamp"
+}
+
 mkdir -p "$CNG_CACHE"
 install_pkgs $host_pkgs
 
@@ -101,6 +151,27 @@ if [ -z "$KVER" ]; then
 		echo "$KVER" > "$CNG_CACHE/kver"
 	fi
 fi
+
+case $KVER in
+*-arm64)
+	install_pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	arm64_headers "$KVER"
+	env_tmp=$(mktemp "$ENV_MK.XXXXXX")
+	cat > "$env_tmp" <<EOT
+KVER := $KVER
+KDIR := $CNG_CACHE/headers-$KVER/usr/src/linux-headers-$KVER
+KIMG :=
+KSRC :=
+CNG_CACHE := $CNG_CACHE
+ARCH := arm64
+CROSS_COMPILE := aarch64-linux-gnu-
+EOT
+	chmod 644 "$env_tmp"
+	mv "$env_tmp" "$ENV_MK"
+	say "arm64 headers of $KVER ready (built for, not booted)"
+	exit 0
+	;;
+esac
 
 install_pkgs "linux-headers-$KVER"
 
