@@ -20,20 +20,7 @@ set -u
 lists=${KERNEL_LISTS:-"00-smoke 05-abi 10-conformance 12-better
 	13-differences 17-extensions 17-helpers 18-fakenbd 20-clients"}
 
-
-# The newest linux-headers-6.12.*+deb12-amd64 apt offers.
-newest_612() {
-	local f=$CNG_CACHE/kver-6.12
-	if [ -f "$f" ] && [ -n "$(find "$f" -mmin -720 2>/dev/null)" ]; then
-		cat "$f"
-		return
-	fi
-	apt-cache search --names-only '^linux-headers-6\.12\..*\+deb12-amd64$' |
-		sed -n 's/^linux-headers-\([^ ]*\) .*/\1/p' | sort -V | tail -n1 |
-		tee "$f"
-}
-
-kver=${1:-$(newest_612)}
+kver=${1:-$("$TOP/scripts/newest-612.sh")}
 [ -n "$kver" ] || { echo "no 6.12 kernel known to apt" > "$BUILD/kver.log"
 	tap_fail kernel:a_second_kernel_is_known "$BUILD/kver.log"; }
 out=${CHECK_OUT:-$BUILD/check}/kernel-$kver
