@@ -8,6 +8,7 @@
 #   make guest        the guest suite alone (LIST=file for one list)
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make check-kernel the suites on the second kernel (6.12) alone
+#   make check-arm64  both kernels' arm64 twins: cross-built, CRCs vs stock
 #   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make series       the patch series against linux-source-6.12, into
 #                     build/series (docs/upstream.md)
@@ -177,6 +178,13 @@ check-debug: all
 check-kernel: all
 	tests/harness/check.sh kernel
 
+# Debian's arm64 kernels of both lines: the modules and the tool
+# cross-built, the exports' CRCs checked against arm64 stock; not booted
+# (scripts/check-arm64.sh). Its own output directory: it may run beside
+# make check.
+check-arm64:
+	CHECK_OUT=$${CHECK_OUT:-$(BUILD)/check-arm64} tests/harness/check.sh arm64
+
 # The tool against targetcli, in a Debian guest (issue 22; ~3 min quiet)
 check-targetcli: all
 	tests/harness/check.sh targetcli
@@ -315,7 +323,7 @@ clean:
 
 .PHONY: all prereqs module helpers samples testmods drivers tool guest-progs series check-intree \
 	run check guest \
-	check-debug check-kernel check-targetcli fuzz fuzz-debug fuzz-syscalls \
+	check-debug check-kernel check-arm64 check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
 	install-fallback uninstall \
 	dkms-install install-tool install

@@ -5,7 +5,8 @@
 # "N passed, N failed". With "lint", the static checks alone; with "guest",
 # the guest suites alone (every tests/*/NN-*.list, or $LIST); with
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
-# with "kernel", the second kernel alone (scripts/check-kernel.sh).
+# with "kernel", the second kernel alone (scripts/check-kernel.sh); with
+# "arm64", the arm64 cross-builds alone (scripts/check-arm64.sh).
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
 # host tests, the guest suite once per module named in $CONFIGFS
@@ -322,6 +323,7 @@ timed() {
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
 	kernel)	second_kernel ;;
+	arm64)	tap_stream arm64 "$TOP/scripts/check-arm64.sh" ;;
 	targetcli)
 		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
 	intree)

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# arm64, built and not yet booted (issue 38): for Debian 12's arm64 twin
+# of each kernel make check proves (6.1.0-N-arm64, 6.12.N+deb12-arm64),
+# the module, the helpers, the samples, the test modules and fakenbd
+# cross-built with W=1 from the same source against that kernel's arm64
+# headers (fetched into the cache by scripts/prereqs.sh), in copies of
+# their directories (scripts/build-copy.sh), so that the amd64 build in
+# place is left alone; every module checked to be an AArch64 object with
+# that kernel's vermagic; our exports checked against the arm64 stock
+# configfs of that kernel's Module.symvers (scripts/abi-check.sh: all 18
+# CRCs differ from amd64's, so a module built for amd64 fails it). Then
+# the tool, cross-built static for aarch64. TAP with a plan on stdout.
+#
+# The kernels' builds run at once (each make -j1: two jobs in all).
+#
+# Usage: check-arm64.sh [KVER...]   (arm64 releases; default: the -arm64
+# twins of KVER and of SECOND_KVER, or of the newest 6.12, as make check
+# takes them)
+# Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER.
+set -u
+: "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
+out=${CHECK_OUT:-$BUILD/check}/arm64
+cross=aarch64-linux-gnu-
+
+# The arm64 twin of an amd64 release: 6.1.0-57-amd64 is 6.1.0-57-arm64.
+twin() {
+	echo "${1%-amd64}-arm64"
+}
+
+if [ $# -gt 0 ]; then
+	kvers=$*
+else
+	: "${KVER:?run me through make}"
+	kvers=$(twin "$KVER")
+	case ${SECOND_KVER:-} in
+	none)	;;
+	'')	k2=$("$TOP/scripts/newest-612.sh")
+		kvers="$kvers${k2:+ $(twin "$k2")}" ;;
+	*)	kvers="$kvers $(twin "$SECOND_KVER")" ;;
+	esac
+fi
+nk=$(echo "$kvers" | wc -w)
+
+# The plan: four results a kernel, and the tool's.
+echo "1..$((nk * 4 + 1))"
+rm -rf "$out"
+mkdir -p "$out"
+
+# result FILE NAME CMD...: run CMD, its output to FILE; a result line
+# "ok NAME", or FILE's tail as diagnostics and "not ok NAME" (and false).
+# Unnumbered: numbered() numbers them.
+result() {
+	local log=$1 name=$2
+	shift 2
+	if "$@" > "$log" 2>&1; then
+		echo "ok $name"
+	else
+		sed 's/^/    # /' "$log" | tail -n 40
+		echo "not ok $name"
+		return 1
+	fi
+}
+
+# numbered < LINES: result lines numbered on from tap_n.
+numbered() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		'ok '*)
+			tap_n=$((tap_n + 1))
+			line="ok $tap_n ${line#ok }" ;;
+		'not ok '*)
+			tap_n=$((tap_n + 1))
+			line="not ok $tap_n ${line#not ok }" ;;
+		esac
+		printf '%s\n' "$line"
+	done
+}
+
+# Every module built for KVER is an AArch64 object that carries KVER's
+# vermagic, and none is missing: a build for the host, or against other
+# headers, fails here.
+modules_are_arm64() {
+	local dest=$1 kver=$2 ko magic n=0
+	for ko in "$dest/module/configfs.ko" \
+		  "$dest/helpers/configfs_helpers.ko" \
+		  "$dest/drivers.ko/fakenbd.ko" \
+		  "$dest"/samples.ko/*.ko "$dest"/testmods.ko/*.ko; do
+		[ -f "$ko" ] || { echo "$ko: missing"; return 1; }
+		readelf -h "$ko" | grep -q '^ *Machine: *AArch64$' ||
+			{ echo "$ko: not an AArch64 object"; return 1; }
+		magic=$(modinfo -F vermagic "$ko")
+		case $magic in
+		"$kver SMP "*" aarch64") ;;
+		*)	echo "$ko: vermagic '$magic', not $kver's"; return 1 ;;
+		esac
+		n=$((n + 1))
+	done
+	echo "$n modules, each AArch64 with the vermagic of $kver"
+}
+
+build() {
+	ARCH=arm64 CROSS_COMPILE=$cross "$TOP/scripts/build-copy.sh" "$@"
+}
+
+# build_one KVER KDIR OUT LABEL: build and check one kernel; its result
+# lines, unnumbered, go to OUT/results.
+build_one() {
+	local kver=$1 kdir=$2 o=$3 label=$4
+	{
+		if result "$o/build.log" \
+			"$label:module_samples_testmods_fakenbd_build_with_w1_werror" \
+			build "$kdir" "$o/build"; then
+			result "$o/arch.log" \
+				"$label:every_module_is_aarch64_with_its_vermagic" \
+				modules_are_arm64 "$o/build" "$kver"
+			# abi-check.sh reads TOP/module/Module.symvers.
+			result "$o/abi.log" \
+				"$label:exports_and_crcs_match_arm64_stock" \
+				env KDIR="$kdir" TOP="$o/build" \
+				"$TOP/scripts/abi-check.sh"
+			# What W=1 KCFLAGS=-Werror does not make fatal.
+			grep '^WARNING: ' "$o/build.log" | sed 's/^/# /'
+		else
+			echo "not ok $label:every_module_is_aarch64_with_its_vermagic # no build"
+			echo "not ok $label:exports_and_crcs_match_arm64_stock # no build"
+		fi
+	} > "$o/results"
+}
+
+# Headers first, one kernel after the other (apt takes a lock); then the
+# builds at once.
+for kver in $kvers; do
+	o=$out/$kver
+	label=arm64-$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	mkdir -p "$o"
+	if KVER=$kver NO_SOURCE=1 "$TOP/scripts/prereqs.sh" \
+		> "$o/prereqs.log" 2>&1 &&
+	   kdir=$(sed -n 's/^KDIR := //p' "$CNG_CACHE/env-$kver.mk") &&
+	   [ -f "$kdir/Module.symvers" ]; then
+		tap_ok "$label:headers_of_${kver}_are_fetched"
+		build_one "$kver" "$kdir" "$o" "$label" &
+	else
+		sed 's/^/    # /' "$o/prereqs.log" | tail -n 40
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n $label:headers_of_${kver}_are_fetched"
+		for name in module_samples_testmods_fakenbd_build_with_w1_werror \
+			every_module_is_aarch64_with_its_vermagic \
+			exports_and_crcs_match_arm64_stock; do
+			echo "not ok $label:$name # no headers"
+		done > "$o/results"
+	fi
+done
+wait
+for kver in $kvers; do
+	numbered < "$out/$kver/results"
+done
+
+# The tool, static (as in the guest's initramfs), from a copy of its
+# sources: the amd64 objects in place are left alone.
+tool_is_arm64() {
+	local t=$out/tool
+	mkdir -p "$t"
+	cp "$TOP"/tools/configfs/Makefile "$TOP"/tools/configfs/*.[ch] "$t/"
+	make -C "$t" CC="${cross}gcc" configfs || return 1
+	readelf -h "$t/configfs" | grep -q '^ *Machine: *AArch64$' ||
+		{ echo "$t/configfs: not an AArch64 program"; return 1; }
+	if readelf -l "$t/configfs" | grep -q INTERP; then
+		echo "$t/configfs: dynamically linked"
+		return 1
+	fi
+	echo "$t/configfs: AArch64, static"
+}
+result "$out/tool.log" arm64:tool_cross_builds_static_for_aarch64 \
+	tool_is_arm64 > "$out/tool.results"
+numbered < "$out/tool.results"
+
+! grep -q '^not ok' "$out"/*/results "$out/tool.results"
