@@ -6,13 +6,15 @@
 #   module/*.c, internal.h, unshare.h  -> fs/configfs/ (stock's files go)
 #   include/configfs-ng*.h             -> include/linux/
 #   helpers/*                          -> fs/configfs/helpers/
+#   upstream/configfs.rst.add          -> the end of
+#                                 Documentation/filesystems/configfs.rst
 # module/compat.h, which back-fills what kernels older than 6.12 lack, is
 # dropped, and every #ifdef CNG_HAVE_* is resolved with unifdef as the
 # target tree's headers answer module/Kbuild's probes: the in-tree files
 # hold one kernel's code, with no compatibility left in them.
 #
 # Usage: intree.sh KSRC [PART...]
-#   PART: core (fs/configfs and its header), helpers; all by default.
+#   PART: core (fs/configfs and its header), helpers, docs; all by default.
 # Exits non-zero, naming the file, when a result still holds a CNG_HAVE_*
 # or compat.h.
 set -eu
@@ -21,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 ksrc=${1:?usage: intree.sh KSRC [PART...]}
 shift
-parts=${*:-core helpers}
+parts=${*:-core helpers docs}
 [ -f "$ksrc/fs/configfs/Kconfig" ] || {
 	echo "intree.sh: $ksrc is not a kernel tree with fs/configfs" >&2
 	exit 1
@@ -164,9 +166,16 @@ EOF
 	fi
 }
 
+docs() {
+	local rst=$ksrc/Documentation/filesystems/configfs.rst
+
+	grep -q '^How configfs Keeps Its Tree$' "$rst" ||
+		cat "$top/upstream/configfs.rst.add" >> "$rst"
+}
+
 for p in $parts; do
 	case $p in
-	core|helpers) "$p" ;;
+	core|helpers|docs) "$p" ;;
 	*) echo "intree.sh: no part '$p'" >&2; exit 2 ;;
 	esac
 done
