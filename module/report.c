@@ -749,8 +749,13 @@ static void cng_find_console_tp(struct tracepoint *tp, void *priv)
 
 int cng_report_init(void)
 {
+	/*
+	 * Without the tracepoint (or tracepoints at all: a kernel built
+	 * without CONFIG_TRACEPOINTS), records only lack the log lines.
+	 */
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return 0;
 	for_each_kernel_tracepoint(cng_find_console_tp, NULL);
-	/* Without the tracepoint, records only lack the log lines. */
 	if (cng_console_tp &&
 	    tracepoint_probe_register(cng_console_tp, cng_console_probe, NULL))
 		cng_console_tp = NULL;
@@ -759,7 +764,7 @@ int cng_report_init(void)
 
 void cng_report_exit(void)
 {
-	if (!cng_console_tp)
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS) || !cng_console_tp)
 		return;
 	tracepoint_probe_unregister(cng_console_tp, cng_console_probe, NULL);
 	tracepoint_synchronize_unregister();

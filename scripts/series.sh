@@ -19,6 +19,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${1:?usage: series.sh OUT}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 CNG_CACHE=${CNG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng}
 src=$CNG_CACHE/linux-source-6.12
 repo=$CNG_CACHE/series-6.12
