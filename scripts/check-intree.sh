@@ -26,9 +26,11 @@ mkdir -p "$out" "$kbuild"
 fragments="$TOP/scripts/debug-kernel.config"
 case $mode in
 quick)
+	kname=intree
 	fragments="$fragments $TOP/scripts/nodebug-kernel.config"
 	lists="10-conformance tests/clients/intree-clients.list" ;;
 full)
+	kname=intree-debug
 	lists="10-conformance 13-differences 17-extensions 20-clients" ;;
 *)
 	echo "check-intree: INTREE_MODE is quick or full, not '$mode'" >&2
@@ -48,7 +50,7 @@ tap_lists "$out/check.list" $lists
 tap_ok intree:series_applies_to_linux_source_6_12
 tree=$(tail -n 1 "$out/series.out")
 
-KTREE=$tree KNAME=intree-$mode DKCONFIG=$fragments \
+KTREE=$tree KNAME=$kname DKCONFIG=$fragments \
 	"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
 	tap_fail intree:kernel_builds_with_configfs_built_in "$out/kernel.log"
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
