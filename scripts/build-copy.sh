@@ -12,8 +12,8 @@
 #
 # Usage: build-copy.sh KDIR DEST   (environment: TOP; INTREE=1 for a
 # kernel with configfs and its helpers in the tree, scripts/check-intree.sh:
-# the others then link to the kernel's own exports, and no helpers are
-# built here)
+# neither the module nor the helpers are built here, and the others link
+# to the kernel's own exports)
 set -eu
 : "${TOP:?run me through make}"
 kdir=$1 dest=$2
@@ -28,10 +28,10 @@ for d in module helpers samples include drivers tests/modules; do
 		-delete
 done
 syms="KBUILD_EXTRA_SYMBOLS=$dest/module/Module.symvers $dest/helpers/Module.symvers"
-make -C "$kdir" M="$dest/module" W=1 KCFLAGS=-Werror modules
 if [ "${INTREE:-0}" = 1 ]; then
 	syms=KBUILD_EXTRA_SYMBOLS=
 else
+	make -C "$kdir" M="$dest/module" W=1 KCFLAGS=-Werror modules
 	make -C "$kdir" M="$dest/helpers" W=1 KCFLAGS=-Werror modules
 fi
 make -C "$kdir" M="$dest/samples" W=1 KCFLAGS=-Werror "$syms" modules

@@ -68,7 +68,10 @@ INTREE=1 "$TOP/scripts/build-copy.sh" "$DKDIR" "$kbuild" > "$out/build.log" 2>&1
 tap_ok intree:samples_build_against_it
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
-export MODULE_KO=$kbuild/module/configfs.ko SAMPLES_DIR=$kbuild/samples.ko
+# No configfs.ko: the kernel has it built in, and init loads none
+# (cng.configfs=builtin); the initramfs's place for it stays empty.
+: > "$out/no-configfs.ko"
+export MODULE_KO=$out/no-configfs.ko SAMPLES_DIR=$kbuild/samples.ko
 export TESTMODS_DIR=$kbuild/testmods.ko DRIVERS_DIR=$kbuild/drivers.ko
 export HELPERS_KO=$DKMODS/lib/modules/$DKVER/kernel/fs/configfs/helpers/configfs_helpers.ko
 if [ "$mode" = full ]; then
