@@ -13,9 +13,11 @@
 # Environment:
 #   KVER       target kernel release (default: what linux-image-amd64 depends
 #              on, asked of apt); the 6.12 line is 6.12.*+deb12-amd64, in
-#              bookworm-security. A release ending in -arm64 is built for
-#              and not booted: its headers alone are fetched, with the
-#              cross compiler (see arm64_headers below)
+#              bookworm-security. A release ending in -arm64 is built for:
+#              its headers are fetched, with the cross compiler (see
+#              arm64_headers below); and booted with ARM64_BOOT=1
+#   ARM64_BOOT 1: for an -arm64 KVER, also its image and an arm64 busybox,
+#              unpacked into the cache, and qemu-system-arm (arm64_boot)
 #   NO_SOURCE  1: skip the kernel's source (KSRC left empty)
 #   CNG_CACHE  cache directory (default: ${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng)
 set -eu
@@ -87,28 +89,36 @@ fetch_deb() {
 	touch "$dir/.stamp"
 }
 
+# apt and apt-cache options for arm64 packages. apt's arm64 lists are
+# kept in the cache, so that the host's apt and dpkg stay amd64 alone.
+arm64_aptdir=$CNG_CACHE/apt-arm64
+arm64_apt=(-q -o APT::Architecture=arm64 -o APT::Architectures::=arm64
+	   -o Dir::State::Lists="$arm64_aptdir/lists"
+	   -o Dir::Cache="$arm64_aptdir/cache"
+	   -o Dir::State::status="$arm64_aptdir/status"
+	   -o APT::Sandbox::User="$(id -un)")
+
+# arm64_lists PKG: the arm64 lists, updated when they do not know PKG.
+arm64_lists() {
+	mkdir -p "$arm64_aptdir/lists/partial" \
+		"$arm64_aptdir/cache/archives/partial"
+	touch "$arm64_aptdir/status"
+	apt-cache "${arm64_apt[@]}" show "$1" > /dev/null 2>&1 && return 0
+	say "apt-get update (arm64 lists, in $arm64_aptdir)"
+	apt-get "${arm64_apt[@]}" update >&2
+}
+
 # arm64_headers KVER: Debian's arm64 headers of KVER, their -common
 # package and the kbuild tools they use, unpacked into one root in the
 # cache, where the headers' relative links to the tools hold; only their
 # Makefile's absolute include is pointed there. The tools are the host's
-# (linux-kbuild-* is Multi-Arch: foreign). apt's arm64 lists are kept in
-# the cache, so that the host's apt and dpkg stay amd64 alone.
+# (linux-kbuild-* is Multi-Arch: foreign).
 arm64_headers() {
-	local kver=$1 root=$CNG_CACHE/headers-$1 aptdir=$CNG_CACHE/apt-arm64
-	local -a apt
+	local kver=$1 root=$CNG_CACHE/headers-$1
+	local -a apt=("${arm64_apt[@]}")
 	local deps common kbuild tmp mk deb
 	[ -f "$root/.stamp" ] && return 0
-	apt=(-q -o APT::Architecture=arm64 -o APT::Architectures::=arm64
-	     -o Dir::State::Lists="$aptdir/lists"
-	     -o Dir::Cache="$aptdir/cache"
-	     -o Dir::State::status="$aptdir/status"
-	     -o APT::Sandbox::User="$(id -un)")
-	mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
-	touch "$aptdir/status"
-	if ! apt-cache "${apt[@]}" show "linux-headers-$kver" > /dev/null 2>&1; then
-		say "apt-get update (arm64 lists, in $aptdir)"
-		apt-get "${apt[@]}" update >&2
-	fi
+	arm64_lists "linux-headers-$kver"
 	deps=$(apt-cache "${apt[@]}" show "linux-headers-$kver" |
 	       sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n')
 	common=$(echo "$deps" | sed -n 's/^ *\(linux-headers-[^ ]*-common\).*/\1/p')
@@ -135,6 +145,48 @@ arm64_headers() {
 	touch "$root/.stamp"
 }
 
+# arm64_deb PKG DIR: the arm64 package PKG (NAME or NAME=VERSION)
+# unpacked into DIR, once.
+arm64_deb() {
+	local pkg=$1 dir=$2 tmp
+	[ -f "$dir/.stamp" ] && return 0
+	arm64_lists "${pkg%%=*}"
+	tmp=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
+	say "downloading $pkg (arm64)"
+	(cd "$tmp" && apt-get "${arm64_apt[@]}" download "$pkg" >&2)
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	dpkg-deb -x "$tmp"/*.deb "$dir"
+	rm -rf "$tmp"
+	touch "$dir/.stamp"
+}
+
+# Where the arm64 busybox of the host's version is unpacked (no epoch).
+arm64_busybox_dir() {
+	local bbver
+	bbver=$(dpkg-query -W -f='${Version}' busybox-static)
+	echo "$CNG_CACHE/busybox-arm64-${bbver#*:}"
+}
+
+# arm64_boot KVER: what booting KVER under qemu-system-aarch64 takes
+# (tests/harness/run.sh with ARCH=arm64): the kernel's image package,
+# with its modules' index made (depmod reads any architecture's), and
+# busybox-static for arm64 of the host's version, whose applets are then
+# the host's busybox's (the same source and configuration): the guest's
+# /bin links are made from the host's list (tests/harness/mkinitramfs.sh).
+arm64_boot() {
+	local kver=$1 img=$CNG_CACHE/image-$1 bbver
+	install_pkgs qemu-system-arm
+	arm64_deb "linux-image-$kver" "$img"
+	if [ ! -f "$img/lib/modules/$kver/modules.dep" ] ||
+	   [ ! -f "$img/.depmod" ]; then
+		depmod -b "$img" "$kver"
+		touch "$img/.depmod"
+	fi
+	bbver=$(dpkg-query -W -f='${Version}' busybox-static)
+	arm64_deb "busybox-static=$bbver" "$(arm64_busybox_dir)"
+}
+
 mkdir -p "$CNG_CACHE"
 install_pkgs $host_pkgs
 
@@ -156,19 +208,26 @@ case $KVER in
 *-arm64)
 	install_pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	arm64_headers "$KVER"
+	[ "${ARM64_BOOT:-0}" = 1 ] && arm64_boot "$KVER"
+	# The image and busybox when fetched, by this run or an earlier one.
+	img=$CNG_CACHE/image-$KVER
+	[ -f "$img/.depmod" ] || img=
+	bb=$(arm64_busybox_dir)/bin/busybox
+	[ -f "$bb" ] || bb=
 	env_tmp=$(mktemp "$ENV_MK.XXXXXX")
 	cat > "$env_tmp" <<EOT
 KVER := $KVER
 KDIR := $CNG_CACHE/headers-$KVER/usr/src/linux-headers-$KVER
-KIMG :=
+KIMG := $img
 KSRC :=
 CNG_CACHE := $CNG_CACHE
 ARCH := arm64
 CROSS_COMPILE := aarch64-linux-gnu-
+BUSYBOX := $bb
 EOT
 	chmod 644 "$env_tmp"
 	mv "$env_tmp" "$ENV_MK"
-	say "arm64 headers of $KVER ready (built for, not booted)"
+	say "arm64 headers of $KVER ready${img:+, and its image}"
 	exit 0
 	;;
 esac
