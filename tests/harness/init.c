@@ -4,16 +4,17 @@
  * configfs module, mounts configfs, then either runs the test list or hands
  * the console to a shell, and powers off.
  *
- * Test verdicts go to the verdict port, /dev/ttyS1, and nowhere else; the
- * console (ttyS0) only carries the kernel log. After each test the kernel
- * log written since the test began is scanned for reports of kernel bugs
- * and for lost records, kmemleak scans (on a kernel booted with it), and
- * the modules the test left loaded are unloaded; a report, a leak, a lost
- * record, a kmemleak that cannot scan or a module left behind fails the
- * test, with the evidence copied to the verdict port, as does KTAP that
- * does not add up (see struct ktap_count). After a kernel report the next
- * test gets a new boot. What a test left running in a session of its own
- * is killed when it ends (kill_leftovers), and init reaps every orphan.
+ * Test verdicts go to the verdict port (/dev/ttyS1, or cng.verdict=) and
+ * nowhere else; the console only carries the kernel log. After each test
+ * the kernel log written since the test began is scanned for reports of
+ * kernel bugs and for lost records, kmemleak scans (on a kernel booted
+ * with it), and the modules the test left loaded are unloaded; a report,
+ * a leak, a lost record, a kmemleak that cannot scan or a module left
+ * behind fails the test, with the evidence copied to the verdict port, as
+ * does KTAP that does not add up (see struct ktap_count). After a kernel
+ * report the next test gets a new boot. What a test left running in a
+ * session of its own is killed when it ends (kill_leftovers), and init
+ * reaps every orphan.
  *
  * Verdict port protocol, one line each, read by tests/harness/run.sh:
  *   #cng-start N NAME	test N begins
@@ -28,8 +29,10 @@
  * cng.configfs=ours|stock|builtin (builtin: the kernel has configfs built
  * in, ours from the patch series; no module is loaded and the tests run
  * as on ours, with CNG_BUILTIN=1), cng.start=N (first test to run, from 1),
- * cng.timeout_scale=N (multiplies every test's timeout), kmemleak=on (the
- * kernel's own; kmemleak must then work).
+ * cng.timeout_scale=N (multiplies every test's timeout), cng.verdict=DEV
+ * (the verdict port's device, when not /dev/ttyS1: on arm64's virt machine,
+ * whose one UART is the console, a PCI serial port, tests/harness/run.sh),
+ * kmemleak=on (the kernel's own; kmemleak must then work).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -68,6 +71,7 @@ static int kmsg_fd = -1;
 static int modules_fd = -1;
 static char mode[16] = "test";
 static char which_configfs[16] = "ours";
+static char verdict_port[64] = "/dev/ttyS1";
 static int start_at = 1;
 static int timeout_scale = 1;
 /* Booted with kmemleak=on: a kmemleak that cannot scan fails the test. */
@@ -83,6 +87,7 @@ static const char *const bad_markers[] = {
 	"possible circular locking", "possible recursive locking",
 	"inconsistent lock state", "lock held when returning",
 	"sleeping function called", "Call Trace:", "RIP:",
+	"Call trace:",	/* arm64's spelling */
 	"stack-protector", "usercopy:", "Kernel panic",
 	"VFS: Busy inodes after unmount",
 	"disagrees about version of symbol", "Unknown symbol",
@@ -172,6 +177,9 @@ static void parse_cmdline(void)
 			start_at = atoi(tok + 10);
 		else if (!strncmp(tok, "cng.timeout_scale=", 18))
 			timeout_scale = atoi(tok + 18);
+		else if (!strncmp(tok, "cng.verdict=", 12))
+			snprintf(verdict_port, sizeof(verdict_port), "%s",
+				 tok + 12);
 		else if (!strcmp(tok, "kmemleak=on"))
 			kmemleak_expected = true;
 	}
@@ -1061,7 +1069,7 @@ int main(void)
 	if (modules_fd < 0)
 		die("open /proc/modules");
 	if (!strcmp(mode, "test"))
-		open_verdict("/dev/ttyS1");
+		open_verdict(verdict_port);
 	else
 		open_verdict("/dev/console");
 	system("/bin/busybox ip link set lo up");
