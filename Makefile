@@ -155,10 +155,14 @@ $(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
 
+# The tool the guest runs: the one built here, or (GUEST_TOOL=) another,
+# as scripts/check-arm64.sh gives its cross-built one with BUILD= and CC=.
+GUEST_TOOL ?= tools/configfs/configfs
+
 guest-progs: $(BUILD)/tests/init $(GUEST_PROGS)
 	mkdir -p $(BUILD)/tests/bin
-	if [ -x tools/configfs/configfs ]; then \
-		cp tools/configfs/configfs $(BUILD)/tests/bin/; fi
+	if [ -x $(GUEST_TOOL) ]; then \
+		cp $(GUEST_TOOL) $(BUILD)/tests/bin/; fi
 
 run: all
 	scripts/run-demo.sh

@@ -10,7 +10,11 @@
 # configfs_helpers.ko), SAMPLES_DIR (built samples), TESTMODS_DIR (built
 # test modules, tests/modules), DRIVERS_DIR (built drivers: fakenbd.ko),
 # EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST (more list
-# files, read after ours).
+# files, read after ours); ARCH=arm64 for an arm64 guest (tests/harness/
+# run.sh): BUILD's init and programs then are arm64's, busybox is
+# $BUSYBOX (an arm64 busybox-static of the host's version, whose applets
+# are the host's: scripts/prereqs.sh), and "bin" lines, host programs,
+# are left out.
 # Every tests/AREA/initramfs.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own. The kmod
 # names this kernel does not have go to /tests/kmods-absent (one a line,
@@ -36,8 +40,9 @@ kmods=""
 expand() { eval "printf '%s' \"$1\""; }
 
 add_busybox() {
-	local app
-	install -D -m 0755 /bin/busybox "$stage/bin/busybox"
+	local app bb=/bin/busybox
+	[ "${ARCH:-}" = arm64 ] && bb=${BUSYBOX:?ARCH=arm64 takes BUSYBOX}
+	install -D -m 0755 "$bb" "$stage/bin/busybox"
 	for app in $(/bin/busybox --list-full); do
 		[ -e "$stage/$app" ] || ln -s /bin/busybox "$stage/$app"
 	done
@@ -64,7 +69,11 @@ add_line() {
 	tree)	local src; src=$(expand "$2")
 		mkdir -p "$stage/$1"
 		if [ -d "$src" ]; then cp -a "$src/." "$stage/$1/"; fi ;;
-	bin)	add_bin "$1" "$(expand "$2")" ;;
+	bin)	if [ "${ARCH:-}" = arm64 ]; then
+			echo "mkinitramfs: $1: a host program; left out" >&2
+		else
+			add_bin "$1" "$(expand "$2")"
+		fi ;;
 	kmod)	kmods="$kmods $*" ;;
 	busybox) add_busybox ;;
 	*)	echo "mkinitramfs: unknown line: $kind $*" >&2; exit 1 ;;

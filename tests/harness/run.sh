@@ -4,7 +4,7 @@
 # Boot the test guest and turn what it reports into TAP on stdout.
 #
 # Usage: run.sh [options]
-#   --kernel FILE      bzImage to boot
+#   --kernel FILE      the kernel image to boot
 #   --initrd FILE      initramfs from mkinitramfs.sh
 #   --list FILE        the test list baked into the initramfs (to count)
 #   --configfs WHICH   ours | stock
@@ -13,15 +13,21 @@
 #   --label TEXT       prefix of test names in the TAP output
 #
 # TIMEOUT_SCALE multiplies every test's timeout (a debug kernel is slower).
+# ARCH=arm64 boots an arm64 kernel on qemu-system-aarch64's virt machine
+# (TCG, -cpu max); unset, an x86-64 one.
 #
-# The guest reports on its second serial port, which QEMU connects to our
-# stdin pipe; the console (kernel log) goes to a file per boot. A test that
-# kills or hangs the guest is failed with the console shown, and the guest
-# is booted again to go on with the next test. Every test of the list gets
-# exactly one line: a test the guest started and gave no verdict for (init
-# gave up), one the guest never reached, and one whose start or verdict
-# does not fit the list (a protocol error) fail. Exit status: 0 when every
-# test passed.
+# The guest reports on a serial port of its own, which QEMU connects to
+# our stdin pipe: on x86-64 the second UART (ttyS1); on arm64, whose virt
+# machine has one UART (the PL011, ttyAMA0, the console), a PCI 16550
+# (pci-serial), which Debian's arm64 kernel drives with built-in code
+# (SERIAL_8250_PCI, PCI_HOST_GENERIC), so that no module is loaded for
+# it: the first 8250 port, ttyS0. The console (kernel log) goes to a file
+# per boot. A test that kills or hangs the guest is failed with the
+# console shown, and the guest is booted again to go on with the next
+# test. Every test of the list gets exactly one line: a test the guest
+# started and gave no verdict for (init gave up), one the guest never
+# reached, and one whose start or verdict does not fit the list (a
+# protocol error) fail. Exit status: 0 when every test passed.
 set -u
 
 kernel='' initrd='' list='' configfs=ours out='' append='' label=''
@@ -54,7 +60,17 @@ timeouts+=(120)
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 QEMU_MEM=${QEMU_MEM:-1024}
 QEMU_SMP=${QEMU_SMP:-2}
-cmdline="console=ttyS0 loglevel=6 panic=-1 oops=panic slub_debug=FZPU page_poison=1 init_on_free=1 printk.devkmsg=on watchdog_thresh=30 hung_task_panic=0 cng.mode=test cng.configfs=$configfs cng.timeout_scale=${TIMEOUT_SCALE:-1} $append"
+case ${ARCH:-} in
+''|x86|x86_64)
+	qemu=(qemu-system-x86_64 -accel tcg -cpu max)
+	ports=(-serial stdio)
+	ttys="console=ttyS0" ;;
+arm64)	qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu max)
+	ports=(-chardev 'stdio,id=verdict' -device 'pci-serial,chardev=verdict')
+	ttys="console=ttyAMA0 cng.verdict=/dev/ttyS0" ;;
+*)	echo "run.sh: ARCH=$ARCH: neither x86 nor arm64" >&2; exit 2 ;;
+esac
+cmdline="$ttys loglevel=6 panic=-1 oops=panic slub_debug=FZPU page_poison=1 init_on_free=1 printk.devkmsg=on watchdog_thresh=30 hung_task_panic=0 cng.mode=test cng.configfs=$configfs cng.timeout_scale=${TIMEOUT_SCALE:-1} $append"
 
 passed=0
 failed=0
@@ -93,11 +109,11 @@ while [ "$start" -le "$ntests" ]; do
 	fifo=$out/verdict.fifo
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	qemu-system-x86_64 -accel tcg -cpu max -smp "$QEMU_SMP" -m "$QEMU_MEM" \
+	"${qemu[@]}" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
 		-nodefaults -display none -no-reboot -monitor none \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "$cmdline cng.start=$start" \
-		-serial "file:$console" -serial stdio \
+		-serial "file:$console" "${ports[@]}" \
 		< /dev/null > "$fifo" 2> "$out/qemu-$boot.err" &
 	qpid=$!
 	exec 3< "$fifo"
