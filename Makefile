@@ -9,6 +9,7 @@
 #   make check-debug  the suites on a debug kernel built from Debian's source
 #   make check-kernel the suites on the second kernel (6.12) alone
 #   make check-arm64  both kernels' arm64 twins: cross-built, CRCs vs stock
+#                     (ARM64_BOOT=1: also booted, the lists run in them)
 #   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make series       the patch series against linux-source-6.12, into
 #                     build/series (docs/upstream.md)
@@ -183,7 +184,9 @@ check-kernel: all
 	tests/harness/check.sh kernel
 
 # Debian's arm64 kernels of both lines: the modules and the tool
-# cross-built, the exports' CRCs checked against arm64 stock; not booted
+# cross-built, the exports' CRCs checked against arm64 stock; with
+# ARM64_BOOT=1, each kernel booted in qemu-system-aarch64 and the smoke,
+# conformance and USB gadget tests run there on ours and on stock
 # (scripts/check-arm64.sh). Its own output directory: it may run beside
 # make check.
 check-arm64:

@@ -1,24 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# arm64, built and not yet booted (issue 38): for Debian 12's arm64 twin
-# of each kernel make check proves (6.1.0-N-arm64, 6.12.N+deb12-arm64),
-# the module, the helpers, the samples, the test modules and fakenbd
-# cross-built with W=1 from the same source against that kernel's arm64
-# headers (fetched into the cache by scripts/prereqs.sh), in copies of
-# their directories (scripts/build-copy.sh), so that the amd64 build in
-# place is left alone; every module checked to be an AArch64 object with
-# that kernel's vermagic; our exports checked against the arm64 stock
-# configfs of that kernel's Module.symvers (scripts/abi-check.sh: all 18
-# CRCs differ from amd64's, so a module built for amd64 fails it). Then
-# the tool, cross-built static for aarch64. TAP with a plan on stdout.
+# arm64 (issue 38): for Debian 12's arm64 twin of each kernel make check
+# proves (6.1.0-N-arm64, 6.12.N+deb12-arm64), the module, the helpers,
+# the samples, the test modules and fakenbd cross-built with W=1 from the
+# same source against that kernel's arm64 headers (fetched into the cache
+# by scripts/prereqs.sh), in copies of their directories
+# (scripts/build-copy.sh), so that the amd64 build in place is left alone;
+# every module checked to be an AArch64 object with that kernel's
+# vermagic; our exports checked against the arm64 stock configfs of that
+# kernel's Module.symvers (scripts/abi-check.sh: all 18 CRCs differ from
+# amd64's, so a module built for amd64 fails it). Then the tool,
+# cross-built static for aarch64.
+#
+# With ARM64_BOOT=1, booted too: the guest's init and test programs
+# cross-built static (once: user space is the same for both kernels);
+# then, for each kernel, its image and an arm64 busybox fetched into the
+# cache (scripts/prereqs.sh), and the lists of ARM64_LISTS run in
+# qemu-system-aarch64 (virt, TCG; tests/harness/run.sh with ARCH=arm64)
+# on each module of CONFIGFS, that kernel's stock configfs.ko the oracle,
+# one guest at a time. TAP, its plan at the end, on stdout.
 #
 # The kernels' builds run at once (each make -j1: two jobs in all).
 #
 # Usage: check-arm64.sh [KVER...]   (arm64 releases; default: the -arm64
 # twins of KVER and of SECOND_KVER, or of the newest 6.12, as make check
 # takes them)
-# Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER.
+# Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; ARM64_BOOT,
+# CONFIGFS, ARM64_LISTS (default: the smoke and conformance lists and
+# tests/clients/arm64-clients.list; a name is tests/AREA/NAME.list, a
+# path is from the top), TIMEOUT_SCALE (tests/harness/run.sh).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 # shellcheck source=tests/harness/tap-lib.sh
@@ -43,10 +54,7 @@ else
 	*)	kvers="$kvers $(twin "$SECOND_KVER")" ;;
 	esac
 fi
-nk=$(echo "$kvers" | wc -w)
 
-# The plan: four results a kernel, and the tool's.
-echo "1..$((nk * 4 + 1))"
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -179,4 +187,98 @@ result "$out/tool.log" arm64:tool_cross_builds_static_for_aarch64 \
 	tool_is_arm64 > "$out/tool.results"
 numbered < "$out/tool.results"
 
-! grep -q '^not ok' "$out"/*/results "$out/tool.results"
+# The results of the guests' suites, and the suites that failed.
+nsuite=0
+: > "$out/suites.failed"
+
+# The guest's init and test programs (make guest-progs), cross-built
+# static into OUT/guest, with the tool built above: each an AArch64
+# program with no interpreter.
+guest_progs_are_arm64() {
+	local f n=0
+	make -C "$TOP" guest-progs BUILD="$out/guest" CC="${cross}gcc" \
+		GUEST_TOOL="$out/tool/configfs" || return 1
+	[ -x "$out/guest/tests/bin/configfs" ] ||
+		{ echo "the tool is not among the guest's programs"; return 1; }
+	for f in "$out/guest/tests/init" "$out"/guest/tests/bin/*; do
+		readelf -h "$f" | grep -q '^ *Machine: *AArch64$' ||
+			{ echo "$f: not an AArch64 program"; return 1; }
+		if readelf -l "$f" | grep -q INTERP; then
+			echo "$f: dynamically linked"
+			return 1
+		fi
+		n=$((n + 1))
+	done
+	echo "$n programs, each AArch64 and static"
+}
+
+# guest_suite KVER LABEL KIMG BUSYBOX WHICH: the lists of OUT/KVER/boot.list
+# on module WHICH in an arm64 guest; a failure is noted in
+# OUT/suites.failed (tap_stream keeps no status).
+guest_suite() {
+	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1 rc
+	ARCH=arm64 BUSYBOX="$bb" KERNEL="$kimg/boot/vmlinuz-$kver" \
+		KIMG="$kimg" KVER="$kver" BUILD="$out/guest" \
+		LABEL="$label-$cf:" MODULE_KO="$o/build/module/configfs.ko" \
+		HELPERS_KO="$o/build/helpers/configfs_helpers.ko" \
+		SAMPLES_DIR="$o/build/samples.ko" \
+		TESTMODS_DIR="$o/build/testmods.ko" \
+		DRIVERS_DIR="$o/build/drivers.ko" \
+		"$TOP/tests/harness/guest-suite.sh" "$cf" "$o/boot.list" \
+		"$o/guest-$cf"
+	rc=$?
+	[ "$rc" -eq 0 ] || echo "$label-$cf: exit status $rc" >> "$out/suites.failed"
+	return "$rc"
+}
+
+# boot_one KVER LABEL: KVER's lists on each module of CONFIGFS, one guest
+# after the other (TCG runs a guest on a core; the host has two).
+boot_one() {
+	local kver=$1 label=$2 o=$out/$1 kimg bb cf t ntests
+	kimg=$(sed -n 's/^KIMG := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
+	bb=$(sed -n 's/^BUSYBOX := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
+	if [ -n "$kimg" ] && [ -f "$kimg/boot/vmlinuz-$kver" ] &&
+	   [ -n "$bb" ] && [ -f "$bb" ]; then
+		tap_ok "$label:image_and_busybox_are_fetched"
+	else
+		sed 's/^/    # /' "$o/prereqs.log" | tail -n 40
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n $label:image_and_busybox_are_fetched"
+		echo "$label: no image" >> "$out/suites.failed"
+		return
+	fi
+	if ! grep -qx "ok $label:module_samples_testmods_fakenbd_build_with_w1_werror" \
+		"$o/results" || ! [ -x "$out/guest/tests/init" ]; then
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n $label:boots # no build of the modules or programs"
+		echo "$label: no build" >> "$out/suites.failed"
+		return
+	fi
+	tap_prefix=$label
+	# shellcheck disable=SC2086 # names, none with a space
+	tap_lists "$o/boot.list" ${ARM64_LISTS:-00-smoke 10-conformance \
+		tests/clients/arm64-clients.list}
+	ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$o/boot.list")
+	for cf in ${CONFIGFS:-ours stock}; do
+		echo "# $label suite on $cf configfs"
+		t=$SECONDS
+		tap_stream "${label}_suite_on_$cf" \
+			guest_suite "$kver" "$label" "$kimg" "$bb" "$cf"
+		echo "# time: $label on $cf took $((SECONDS - t)) s"
+		nsuite=$((nsuite + ntests + 1))
+	done
+}
+
+if [ "${ARM64_BOOT:-0}" = 1 ]; then
+	result "$out/guest.log" arm64:guest_programs_cross_build_static \
+		guest_progs_are_arm64 > "$out/guest.results"
+	numbered < "$out/guest.results"
+	for kver in $kvers; do
+		boot_one "$kver" \
+			"arm64-$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')"
+	done
+fi
+
+echo "1..$((tap_n + nsuite))"
+! grep -q '^not ok' "$out"/*/results "$out"/*.results &&
+	[ ! -s "$out/suites.failed" ]

@@ -6,7 +6,8 @@
 # the guest suites alone (every tests/*/NN-*.list, or $LIST); with
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
 # with "kernel", the second kernel alone (scripts/check-kernel.sh); with
-# "arm64", the arm64 cross-builds alone (scripts/check-arm64.sh).
+# "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1
+# (scripts/check-arm64.sh).
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
 # host tests, the guest suite once per module named in $CONFIGFS

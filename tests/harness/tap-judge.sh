@@ -16,7 +16,7 @@
 #                         another failure keeps its line, WHY appended
 #
 # L is the run's label (ours, stock, debug-ours, debug-stock, k6.12-ours,
-# k6.12-stock), T the test.
+# k6.12-stock, arm64-6.1-ours, arm64-6.1-stock), T the test.
 # A test's lines are those between run.sh's "# L:T" header and its
 # verdict.
 #
