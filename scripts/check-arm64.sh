@@ -19,7 +19,9 @@
 # cache (scripts/prereqs.sh), and the lists of ARM64_LISTS run in
 # qemu-system-aarch64 (virt, TCG; tests/harness/run.sh with ARCH=arm64)
 # on each module of CONFIGFS, that kernel's stock configfs.ko the oracle,
-# one guest at a time. TAP, its plan at the end, on stdout.
+# one guest at a time; then, on the first kernel, the runner's self-test
+# (that the harness fails what it must in an arm64 guest too). TAP, its
+# plan at the end, on stdout.
 #
 # The kernels' builds run at once (each make -j1: two jobs in all).
 #
@@ -212,23 +214,50 @@ guest_progs_are_arm64() {
 	echo "$n programs, each AArch64 and static"
 }
 
-# guest_suite KVER LABEL KIMG BUSYBOX WHICH: the lists of OUT/KVER/boot.list
-# on module WHICH in an arm64 guest; a failure is noted in
-# OUT/suites.failed (tap_stream keeps no status).
-guest_suite() {
-	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1 rc
+# in_guest KVER LABEL KIMG BUSYBOX WHICH CMD...: CMD with the environment
+# of tests/harness/guest-suite.sh for an arm64 guest of KVER on module
+# WHICH.
+in_guest() {
+	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1
+	shift 5
 	ARCH=arm64 BUSYBOX="$bb" KERNEL="$kimg/boot/vmlinuz-$kver" \
 		KIMG="$kimg" KVER="$kver" BUILD="$out/guest" \
 		LABEL="$label-$cf:" MODULE_KO="$o/build/module/configfs.ko" \
 		HELPERS_KO="$o/build/helpers/configfs_helpers.ko" \
 		SAMPLES_DIR="$o/build/samples.ko" \
 		TESTMODS_DIR="$o/build/testmods.ko" \
-		DRIVERS_DIR="$o/build/drivers.ko" \
-		"$TOP/tests/harness/guest-suite.sh" "$cf" "$o/boot.list" \
-		"$o/guest-$cf"
+		DRIVERS_DIR="$o/build/drivers.ko" "$@"
+}
+
+# guest_suite KVER LABEL KIMG BUSYBOX WHICH: OUT/KVER/boot.list on module
+# WHICH in an arm64 guest; a failure is noted in OUT/suites.failed
+# (tap_stream keeps no status).
+guest_suite() {
+	local rc
+	in_guest "$@" "$TOP/tests/harness/guest-suite.sh" "$5" \
+		"$out/$1/boot.list" "$out/$1/guest-$5"
 	rc=$?
-	[ "$rc" -eq 0 ] || echo "$label-$cf: exit status $rc" >> "$out/suites.failed"
+	[ "$rc" -eq 0 ] || echo "$2-$5: exit status $rc" >> "$out/suites.failed"
 	return "$rc"
+}
+
+# runner_selftest KVER LABEL KIMG BUSYBOX: the runner's self-test
+# (tests/harness/runner-selftest.sh) in an arm64 guest of KVER, on ours:
+# that a failing, hanging, WARNing, crashing, skipping, cut-short or
+# leaking test fails there too. Its results as subtests, and one of ours.
+runner_selftest() {
+	local o=$out/$1 label=$2
+	in_guest "$@" ours "$TOP/tests/harness/runner-selftest.sh" ours \
+		"$o/runner-selftest" > "$o/runner-selftest.tap" 2>&1
+	sed 's/^/    /' "$o/runner-selftest.tap"
+	if tap_adds_up < "$o/runner-selftest.tap" &&
+	   ! grep -q '^not ok' "$o/runner-selftest.tap"; then
+		tap_ok "$label:runner_selftest_fails_what_it_must"
+	else
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n $label:runner_selftest_fails_what_it_must"
+		echo "$label: runner self-test" >> "$out/suites.failed"
+	fi
 }
 
 # boot_one KVER LABEL: KVER's lists on each module of CONFIGFS, one guest
@@ -267,6 +296,13 @@ boot_one() {
 		echo "# time: $label on $cf took $((SECONDS - t)) s"
 		nsuite=$((nsuite + ntests + 1))
 	done
+	# The first kernel's guest proves the runner; not again for the
+	# second, whose harness is the same.
+	[ "$kver" = "${kvers%% *}" ] || return 0
+	echo "# $label: the runner's self-test"
+	t=$SECONDS
+	runner_selftest "$kver" "$label" "$kimg" "$bb"
+	echo "# time: $label runner self-test took $((SECONDS - t)) s"
 }
 
 if [ "${ARM64_BOOT:-0}" = 1 ]; then
