@@ -490,12 +490,16 @@ older_version_in_dkms() {
 	dkms add configfs-ng/0.0.9 && dkms status configfs-ng
 }
 
+# The source goes where a reboot leaves it: Debian's systemd empties /tmp
+# at boot, and make uninstall runs from it after one.
+src=/var/lib/cng-src
+
 make_install() {
-	mkdir /tmp/src &&
+	mkdir "$src" &&
 	git -c safe.directory='*' -C "$from" ls-files -z --cached --others \
 		--exclude-standard | (cd "$from" && tar --null -T - -cf -) |
-		tar -C /tmp/src -xf - &&
-	make -C /tmp/src install PREFIX=/usr/local
+		tar -C "$src" -xf - &&
+	make -C "$src" install PREFIX=/usr/local
 }
 
 make_install_left_one_version() {
@@ -507,7 +511,7 @@ make_install_left_one_version() {
 }
 
 make_uninstall() {
-	make -C /tmp/src uninstall PREFIX=/usr/local &&
+	make -C "$src" uninstall PREFIX=/usr/local &&
 	! dkms status configfs-ng | grep -q . &&
 	[ ! -e "/lib/modules/$kver/updates/dkms/configfs.ko" ] &&
 	[ ! -e "/usr/src/configfs-ng-$version" ] &&
