@@ -45,6 +45,10 @@ tap_prefix=intree
 # shellcheck disable=SC2086
 tap_lists "$out/check.list" $lists
 
+# One run at a time from here to the built kernel: series.sh rewrites the
+# tree that the build reads (its own lock covers only the rewrite).
+exec 8> "$CNG_CACHE/intree-tree.lock"
+flock 8
 "$TOP/scripts/series.sh" "$out/series" > "$out/series.out" 2> "$out/series.log" ||
 	tap_fail intree:series_applies_to_linux_source_6_12 "$out/series.log"
 tap_ok intree:series_applies_to_linux_source_6_12
@@ -53,6 +57,7 @@ tree=$(tail -n 1 "$out/series.out")
 KTREE=$tree KNAME=$kname DKCONFIG=$fragments \
 	"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
 	tap_fail intree:kernel_builds_with_configfs_built_in "$out/kernel.log"
+flock -u 8
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 if grep -qx 'CONFIG_CONFIGFS_FS=y' "$DKDIR/.config" &&

@@ -186,7 +186,9 @@ if [ -n "$ksrc_given" ] || [ ! -f "$stamp" ] ||
 	rm -f "$stamp"
 	build
 	# Only one debug build is kept: each takes a few GiB.
-	for old in "$CNG_CACHE/$KNAME"-*-????????????; do
+	# KNAME-VERSION-KEY, the version starting with a digit: "intree"'s
+	# glob must not take "intree-debug"'s build.
+	for old in "$CNG_CACHE/$KNAME"-[0-9]*-????????????; do
 		if [ ! -d "$old" ] || [ "$old" = "$O" ]; then
 			continue
 		fi

@@ -7,7 +7,8 @@
 #   --kernel FILE      the kernel image to boot
 #   --initrd FILE      initramfs from mkinitramfs.sh
 #   --list FILE        the test list baked into the initramfs (to count)
-#   --configfs WHICH   ours | stock
+#   --configfs WHICH   ours | stock | builtin (the kernel's own, loaded by
+#                      no one: scripts/check-intree.sh)
 #   --out DIR          where console logs go
 #   --append ARGS      more kernel command line
 #   --label TEXT       prefix of test names in the TAP output
