@@ -33,6 +33,9 @@ rm -rf "$out"
 mkdir -p "$out"
 counter=$out/counter
 echo "0 0 0 0 0" > "$counter"
+# The failing results again, so that the end of a long run names them.
+failures=$out/failures
+: > "$failures"
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
 
@@ -54,7 +57,8 @@ tap() {
 			case $line in
 			'not ok '*'# TODO'*)
 				x=$((x + 1)); line="not ok $n ${line#not ok * }" ;;
-			'not ok '*) f=$((f + 1)); line="not ok $n ${line#not ok * }" ;;
+			'not ok '*) f=$((f + 1)); line="not ok $n ${line#not ok * }"
+				printf '%s\n' "$line" >> "$failures" ;;
 			*'# SKIP'*) s=$((s + 1)); line="ok $n ${line#ok * }" ;;
 			*) p=$((p + 1)); line="ok $n ${line#ok * }" ;;
 			esac
@@ -346,5 +350,6 @@ timed() {
 read -r n p f s x < "$counter"
 echo "1..$n"
 echo "# wall time: $(( $(date +%s) - t0 )) s"
+sed 's/^/# failed: /' "$failures"
 echo "$p passed, $f failed, $s skipped (as expected), $x expected failures"
 [ "$f" -eq 0 ] && [ "$n" -gt 0 ]
