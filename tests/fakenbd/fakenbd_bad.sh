@@ -28,10 +28,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The server goes to the background once it listens, so its start is
+# the proof; looking for its listening socket after that would race a
+# disk connecting again, whose connection closes it.
 bad() {
 	killall -9 fakenbd_badserver 2>/dev/null || true
 	wait_for sh -c "! . ./fakenbd_lib.sh; ! listening $PORT" 2>/dev/null
-	run ./bin/fakenbd_badserver "$1" $PORT && wait_for listening $PORT
+	run ./bin/fakenbd_badserver "$1" $PORT
 }
 
 # handshake MODE MESSAGE: the start is refused with MESSAGE.
@@ -42,7 +45,7 @@ handshake() {
 
 # serve MODE PORT: one more bad server, beside those running.
 serve() {
-	run ./bin/fakenbd_badserver "$1" "$2" && wait_for listening "$2"
+	run ./bin/fakenbd_badserver "$1" "$2"
 }
 
 # A server that stalls its greeting holds only the writer of connect=1:
