@@ -111,7 +111,7 @@ for kver in "$@"; do
 		KVER=$kver "$TOP/scripts/prereqs.sh" >&2
 	case " $guests " in *" deb "*)
 		echo "# $kver: dpkg -i 0.1.0, a live tree, upgrade, reboot, remove, purge"
-		guest "$kver" deb "$BUILD/deb" 30 ;;
+		guest "$kver" deb "$BUILD/deb" 32 ;;
 	esac
 	case " $guests " in *" sig "*)
 		echo "# $kver: module.sig_enforce=1: dpkg -i, reboot, stock with a message"

@@ -20,7 +20,8 @@
 # LIO ramdisk backstore and a USB gadget are made, saved to
 # /etc/configfs/configfs.save and the unit enabled and started. dpkg -i
 # of this version (the upgrade) leaves the tree as it was and the unit
-# running; DKMS keeps this version alone, built and installed under
+# running, and says that 0.1.0's save file lacks the LIO backstore's
+# control and to save again, which this version's save mends; DKMS keeps this version alone, built and installed under
 # updates/dkms; modinfo names it; the kernel's own configfs.ko is still
 # in place; ours exports stock's symbols with stock's CRCs, the ones every
 # client module of the kernel expects; the initramfs now holds ours and
@@ -325,6 +326,22 @@ upgrade() {
 		grep -q configfs-restore-unit
 }
 
+# 0.1.0's save left out the LIO backstore's control, so its file cannot
+# bring the ramdisk back: the upgrade says so, and how to mend it.
+upgrade_says_save_again() {
+	grep 'write-only, not saved' "$save"
+	grep -A3 'was saved by configfs-ng 0.1.0' /root/upgrade.log &&
+	grep -q "configfs save -o $save" /root/upgrade.log
+}
+
+# What the admin is told to do, while the tree is live: this version's
+# save rebuilds control from the backstore's info.
+save_again() {
+	configfs save -o "$save" &&
+	grep 'rd_mcp_1/cngdisk/control' "$save" &&
+	grep -q '^set target/core/rd_mcp_1/cngdisk/control rd_pages=[0-9]' "$save"
+}
+
 # DKMS knows this version alone: 0.1.0's is gone, source and all.
 dkms_has_only_this_version() {
 	dkms status configfs-ng
@@ -574,6 +591,8 @@ deb-2)
 	version=$(dpkg-deb -f "$(ls "$from"/configfs-ng-dkms_*.deb)" Version)
 	echo "$version" > /cng-job/version
 	t upgrade_keeps_the_unit_running_and_the_trees upgrade
+	t upgrade_says_to_save_a_0_1_0_file_again upgrade_says_save_again
+	t save_again_rebuilds_the_lio_control save_again
 	t nvme_connect_reads_the_namespace_after_upgrade nvme_connects_and_reads
 	t dkms_keeps_only_the_new_version dkms_has_only_this_version
 	t dkms_built_and_installed_for_the_running_kernel dkms_built_here
