@@ -118,15 +118,19 @@ unit_loads_modules_by_name() {
 }
 
 # modprobe configfs goes through the fallback, which the package ships,
-# with its version put in, and which the initramfs gets too.
+# with its version put in, and which the initramfs gets too, with DKMS's
+# module and the kernel's (no module depending on configfs brings ours:
+# modprobe names the install command for it).
 modprobe_falls_back_to_stock() {
 	local s=$dr/usr/libexec/configfs-ng/modprobe-configfs v
+	local h=$dr/usr/share/initramfs-tools/hooks/configfs-ng
 	v=$(sed -n 's/^Version: //p' "$dc/control")
 	grep -qx 'install configfs /usr/libexec/configfs-ng/modprobe-configfs $CMDLINE_OPTS' \
 		"$dr/lib/modprobe.d/configfs-ng.conf" &&
 	[ -x "$s" ] && grep -qx "ours=$v" "$s" &&
 	grep -q 'insmod' "$s" &&
-	[ -x "$dr/usr/share/initramfs-tools/hooks/configfs-ng" ]
+	[ -x "$h" ] && grep -q 'updates/dkms/configfs.ko' "$h" &&
+	grep -q 'kernel/fs/configfs/configfs.ko' "$h"
 }
 
 # Installing and removing the module regenerates the initramfs: the
