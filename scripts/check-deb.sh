@@ -25,6 +25,13 @@ set -u
 
 : "${TOP:?run me through make}" "${BUILD:?}"
 [ $# -ge 1 ] || { echo "usage: check-deb.sh KVER..." >&2; exit 2; }
+# The guest sees this machine's root, but its systemd mounts a fresh
+# tmpfs on /tmp: the packages and disk it is given cannot live there.
+case $(realpath -m "$BUILD")/ in
+/tmp/*)	echo "check-deb: BUILD ($BUILD) is under /tmp, which the guest" \
+		"mounts over; use a tree elsewhere" >&2
+	exit 2 ;;
+esac
 export DEBIAN_FRONTEND=noninteractive
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
