@@ -145,6 +145,11 @@ static void mount_pseudo(void)
 	mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
 	mount("tmpfs", "/run", "tmpfs", 0, "mode=0755");
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	/* The links udev makes; without them "> /dev/stdout" makes a file. */
+	symlink("/proc/self/fd", "/dev/fd");
+	symlink("/proc/self/fd/0", "/dev/stdin");
+	symlink("/proc/self/fd/1", "/dev/stdout");
+	symlink("/proc/self/fd/2", "/dev/stderr");
 	mkdir("/dev/pts", 0755);
 	mount("devpts", "/dev/pts", "devpts", 0, NULL);
 	mkdir("/dev/shm", 01777);
