@@ -11,9 +11,10 @@
 #
 # INTREE_MODE=quick (make check's form): without the debug kernel's
 # costly checkers (scripts/nodebug-kernel.config), the conformance list
-# and one real client. INTREE_MODE=full (the default of make
+# one real client and the kernel selftest. INTREE_MODE=full (the default of make
 # check-intree): KASAN, lockdep and kmemleak on, the conformance,
-# differences and extensions lists and the four real clients.
+# differences and extensions lists, the four real clients and the
+# kernel selftest.
 #
 # Environment: TOP, BUILD, CNG_CACHE; INTREE_MODE; INTREE_LISTS (in place
 # of the mode's lists).
@@ -28,10 +29,12 @@ case $mode in
 quick)
 	kname=intree
 	fragments="$fragments $TOP/scripts/nodebug-kernel.config"
-	lists="10-conformance tests/clients/intree-clients.list" ;;
+	lists="10-conformance tests/clients/intree-clients.list
+		tests/kselftest/intree-kselftest.list" ;;
 full)
 	kname=intree-debug
-	lists="10-conformance 13-differences 17-extensions 20-clients" ;;
+	lists="10-conformance 13-differences 17-extensions 20-clients
+		tests/kselftest/intree-kselftest.list" ;;
 *)
 	echo "check-intree: INTREE_MODE is quick or full, not '$mode'" >&2
 	exit 2 ;;
@@ -71,6 +74,23 @@ fi
 INTREE=1 "$TOP/scripts/build-copy.sh" "$DKDIR" "$kbuild" > "$out/build.log" 2>&1 ||
 	tap_fail intree:samples_build_against_it "$out/build.log"
 tap_ok intree:samples_build_against_it
+
+# The selftest as the tree builds and installs it (static, for the
+# guest's busybox root), and the in-tree samples it loads by modprobe.
+rm -rf "$out/kselftest"
+make -C "$tree/tools/testing/selftests" TARGETS=filesystems/configfs \
+	LDFLAGS=-static INSTALL_PATH="$out/kselftest" install \
+	> "$out/kselftest.log" 2>&1 &&
+	[ -x "$out/kselftest/filesystems/configfs/configfs_ext_util" ] ||
+	tap_fail intree:kselftest_builds_and_installs "$out/kselftest.log"
+tap_ok intree:kselftest_builds_and_installs
+# The kselftest runner calls "timeout --foreground", which busybox's
+# timeout refuses: coreutils' takes its place.
+printf '%s\n' "tree /kselftest $out/kselftest" \
+	"bin /usr/bin/timeout /usr/bin/timeout" > "$out/kselftest.initramfs"
+export EXTRA_LIST=$out/kselftest.initramfs
+export EXTRA_KMODS="configfs_sample configfs_sample_ext configfs_sample_commit
+	configfs_sample_helpers"
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 # No configfs.ko: the kernel has it built in, and init loads none

@@ -6,6 +6,8 @@
 #   module/*.c, internal.h, unshare.h  -> fs/configfs/ (stock's files go)
 #   include/configfs-ng*.h             -> include/linux/
 #   helpers/*                          -> fs/configfs/helpers/
+#   samples/cng_{ext,commit,helpers}.c -> samples/configfs/configfs_sample_*.c
+#   tests/kselftest/                   -> tools/testing/selftests/filesystems/configfs/
 #   upstream/configfs.rst.add          -> the end of
 #                                 Documentation/filesystems/configfs.rst
 # module/compat.h, which back-fills what kernels older than 6.12 lack, is
@@ -14,7 +16,8 @@
 # hold one kernel's code, with no compatibility left in them.
 #
 # Usage: intree.sh KSRC [PART...]
-#   PART: core (fs/configfs and its header), helpers, docs; all by default.
+#   PART: core (fs/configfs and its header), helpers, samples, selftests,
+#   docs; all by default.
 # Exits non-zero, naming the file, when a result still holds a CNG_HAVE_*
 # or compat.h.
 set -eu
@@ -23,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 ksrc=${1:?usage: intree.sh KSRC [PART...]}
 shift
-parts=${*:-core helpers docs}
+parts=${*:-core helpers samples selftests docs}
 [ -f "$ksrc/fs/configfs/Kconfig" ] || {
 	echo "intree.sh: $ksrc is not a kernel tree with fs/configfs" >&2
 	exit 1
@@ -62,7 +65,7 @@ put() {
 	sed -e '/^#include "compat.h"$/d' \
 	    -e 's|^#include <configfs-ng\(-helpers\)\{0,1\}\.h>|#include <linux/configfs-ng\1.h>|' \
 	    -e "s|MODULE_VERSION(CNG_VERSION)|MODULE_VERSION(\"$version\")|" \
-	    "$dst.tmp" > "$dst"
+	    "$dst.tmp" | cat -s > "$dst"	# no blank lines doubled where unifdef cut
 	rm -f "$dst.tmp"
 	if grep -n 'CNG_HAVE_\|compat\.h\|CNG_VERSION' "$dst" >&2; then
 		echo "intree.sh: $dst still depends on the module's build" >&2
@@ -166,6 +169,69 @@ EOF
 	fi
 }
 
+# The samples user space's selftest loads: configfs-ng's own samples of
+# the extensions and of the helper library, beside configfs_sample.c.
+samples() {
+	local d=$ksrc/samples/configfs f name
+
+	# samples/Kbuild's probe: the commit_item slot of 6.1's configfs.h.
+	if grep -q -w commit_item "$ksrc/include/linux/configfs.h"; then
+		defs+=(-DCNG_HAVE_COMMIT_ITEM_SLOT)
+	else
+		defs+=(-UCNG_HAVE_COMMIT_ITEM_SLOT)
+	fi
+	for f in ext commit helpers; do
+		name=configfs_sample_$f
+		put "$top/samples/cng_$f.c" "$d/$name.c"
+		grep -q "$name.o" "$d/Makefile" ||
+			echo "obj-\$(CONFIG_SAMPLE_CONFIGFS_NG) += $name.o" >> "$d/Makefile"
+	done
+	grep -q '^config SAMPLE_CONFIGFS_NG$' "$ksrc/samples/Kconfig" ||
+		awk '{ print }
+		/^config SAMPLE_CONFIGFS$/ { in_entry = 1 }
+		in_entry && /^$/ {
+			print "config SAMPLE_CONFIGFS_NG"
+			print "\ttristate \"Build samples of the configfs extensions -- loadable modules only\""
+			print "\tdepends on CONFIGFS_FS && CONFIGFS_HELPERS && m"
+			print "\thelp"
+			print "\t  Builds samples of the reasons of failed calls, change"
+			print "\t  notification, committable items and the client helpers;"
+			print "\t  the configfs selftest uses them. Each needs configfs-ng"
+			print "\t  and the helper library; none is of use outside a test"
+			print "\t  or a reading."
+			print ""
+			in_entry = 0
+		}' "$ksrc/samples/Kconfig" > "$ksrc/samples/Kconfig.tmp" &&
+		mv "$ksrc/samples/Kconfig.tmp" "$ksrc/samples/Kconfig"
+	grep -q '^config SAMPLE_CONFIGFS_NG$' "$ksrc/samples/Kconfig" || {
+		echo "intree.sh: cannot add SAMPLE_CONFIGFS_NG to samples/Kconfig" >&2
+		exit 1
+	}
+}
+
+# The selftest: tools/testing/selftests/filesystems/configfs/.
+selftests() {
+	local st=$ksrc/tools/testing/selftests d
+
+	d=$st/filesystems/configfs
+	rm -rf "$d"
+	mkdir -p "$d"
+	install -m 0755 "$top/tests/kselftest/configfs.sh" "$d/configfs.sh"
+	install -m 0644 "$top/tests/kselftest/configfs_ext_util.c" "$d/"
+	install -m 0644 "$top/tests/kselftest/kselftest.mk" "$d/Makefile"
+	install -m 0644 "$top/tests/kselftest/kselftest.config" "$d/config"
+	printf '%s\n' "# SPDX-License-Identifier: GPL-2.0-only" configfs_ext_util \
+		> "$d/.gitignore"
+	grep -q '^TARGETS += filesystems/configfs$' "$st/Makefile" ||
+		sed -i 's|^TARGETS += filesystems/binderfs$|&\nTARGETS += filesystems/configfs|' \
+			"$st/Makefile"
+	grep -q '^TARGETS += filesystems/configfs$' "$st/Makefile" || {
+		echo "intree.sh: cannot add filesystems/configfs to $st/Makefile" >&2
+		exit 1
+	}
+	maintain tools/testing/selftests/filesystems/configfs/
+}
+
 docs() {
 	local rst=$ksrc/Documentation/filesystems/configfs.rst
 
@@ -175,7 +241,7 @@ docs() {
 
 for p in $parts; do
 	case $p in
-	core|helpers|docs) "$p" ;;
+	core|helpers|samples|selftests|docs) "$p" ;;
 	*) echo "intree.sh: no part '$p'" >&2; exit 2 ;;
 	esac
 done
