@@ -87,7 +87,8 @@ is_xfail() {
 		[ -n "$line" ] || continue
 		if [[ $line =~ ${reports[e]} ]]; then
 			seen=1
-		elif [[ $line == 'Call Trace:' ]]; then
+		elif [[ $line == 'Call Trace:' || $line == 'Call trace:' ]]; then
+			# x86's and arm64's spelling
 			stacks=$((stacks + 1))
 		elif ! [[ $line =~ ^RIP:\  ]]; then
 			return 1
