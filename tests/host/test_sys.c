@@ -1237,6 +1237,42 @@ static bool sys_restore_writes_control_of_a_backstore_not_enabled(void)
 	return true;
 }
 
+/*
+ * A file that makes and enables a backstore with no control for it (as
+ * configfs-ng 0.1.0 saved them) is told what mends it; a backstore the
+ * file gives control, or one already there, is not mentioned.
+ */
+static bool sys_restore_says_a_new_backstore_lacks_control(void)
+{
+	char *out;
+
+	mk_root();
+	mkdir(at("target"), 0755);
+	mkdir(at("target/core"), 0755);
+	mkdir(at("target/core/rd_mcp_0"), 0755);
+	lio_backstore("rd_mcp_0/there", "        TCM RamDisk ID: 1\n" RD_INFO);
+	put_text("../n.save", "version 1\n"
+		 "mkdir target/core/rd_mcp_0/old\n"
+		 LIO_NOT_SAVED "rd_mcp_0/old/control (add: set PATH VALUE)\n"
+		 "set target/core/rd_mcp_0/old/enable 1\n"
+		 "mkdir target/core/rd_mcp_0/new\n"
+		 LIO_CTL("rd_mcp_0/new") "rd_pages=256\n"
+		 "set target/core/rd_mcp_0/new/enable 1\n"
+		 "set target/core/rd_mcp_0/there/enable 1\n"
+		 "end\n");
+	EXPECT(RUN(&out, "restore", (char *)at("../n.save")) == 0);
+	free(out);
+	EXPECT(strstr(ktap_stderr(),
+		      "rd_mcp_0/old: the file sets no control for this backstore"));
+	EXPECT(strstr(ktap_stderr(),
+		      "add \"set target/core/rd_mcp_0/old/control VALUE\""));
+	EXPECT(!strstr(ktap_stderr(), "rd_mcp_0/new:"));
+	EXPECT(!strstr(ktap_stderr(), "rd_mcp_0/there:"));
+	unlink(at("../n.save"));
+	rm_root();
+	return true;
+}
+
 static bool sys_default_root_must_be_configfs(void)
 {
 	struct fs fs;
@@ -1602,6 +1638,7 @@ const struct ktap_case sys_cases[] = {
 	KTAP_CASE(sys_zero_byte_write_is_an_error_not_a_loop),
 	KTAP_CASE(sys_save_rebuilds_lio_control_from_info),
 	KTAP_CASE(sys_restore_writes_control_of_a_backstore_not_enabled),
+	KTAP_CASE(sys_restore_says_a_new_backstore_lacks_control),
 	KTAP_CASE(sys_default_root_must_be_configfs),
 	KTAP_CASE(sys_stand_in_root_only_with_R_and_held_by_one_fd),
 	KTAP_CASE(sys_saves_ten_thousand_entries_in_seconds),

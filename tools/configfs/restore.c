@@ -75,6 +75,52 @@ static int restore_describe_extras(struct plan *plan, struct fs *fs,
 	return ret;
 }
 
+/*
+ * A LIO backstore (target/core/HBA/DEVICE) that the restore will make and
+ * enable, with no control for it in the plan: LIO refuses its enable and
+ * attributes. configfs-ng 0.1.0 saved no control, so such a file is
+ * likely; say what mends it before the kernel's bare EINVAL does.
+ */
+static void restore_warn_lio_control(const struct plan *plan, struct fs *fs)
+{
+	static const char enable[] = "/enable";
+	struct fs_stat st;
+	size_t i, j, len;
+	const char *p;
+	int slashes;
+
+	for (i = 0; i < plan->nr_ops; i++) {
+		const struct stmt *e = plan->ops[i]->st;
+		bool found = false;
+		char *dir, *ctl;
+
+		if (e->kind != STMT_SET || strncmp(e->path, "target/core/", 12))
+			continue;
+		len = strlen(e->path);
+		if (len <= strlen(enable) ||
+		    strcmp(e->path + len - strlen(enable), enable))
+			continue;
+		for (slashes = 0, p = e->path + 12; *p; p++)
+			slashes += *p == '/';
+		if (slashes != 2)
+			continue;
+		len -= strlen(enable);
+		dir = xmalloc(len + 1);
+		memcpy(dir, e->path, len);
+		dir[len] = '\0';
+		ctl = xmalloc(len + sizeof("/control"));
+		sprintf(ctl, "%s/control", dir);
+		for (j = 0; j < plan->nr_ops && !found; j++)
+			found = plan->ops[j]->st->kind == STMT_SET &&
+				!strcmp(plan->ops[j]->st->path, ctl);
+		if (!found && fs_lstat(fs, dir, &st) == -ENOENT)
+			cfs_err(dir, "the file sets no control for this backstore, without which LIO refuses its enable; configfs-ng 0.1.0 saved none: save the tree again, or add \"set %s VALUE\"",
+				ctl);
+		free(ctl);
+		free(dir);
+	}
+}
+
 int cmd_restore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -167,6 +213,7 @@ int cmd_restore(int argc, char **argv)
 		ret = CFS_EXIT_USAGE;
 		goto out_fs;
 	}
+	restore_warn_lio_control(&plan, &fs);
 	/*
 	 * A dry run exits as the restore would where it can tell: 1 when a
 	 * statement would not apply ('!' lines).
