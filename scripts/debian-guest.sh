@@ -204,6 +204,11 @@ timeout --foreground "$timeout" qemu-system-x86_64 -accel tcg -cpu max \
 qrc=$?
 set -e
 [ -f "$job/out" ] && cat "$job/out"
+# What the job's own watcher saw of a long step (tests/deb/in-guest.sh).
+if [ -s "$job/watch.log" ]; then
+	echo "debian-guest: the job's watch log (last 200 lines):" >&2
+	tail -n 200 "$job/watch.log" >&2
+fi
 if [ -f "$job/rc" ]; then
 	exit "$(cat "$job/rc")"
 fi

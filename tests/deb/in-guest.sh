@@ -80,13 +80,32 @@ t() {
 	n=$(( $(cat "$count" 2>/dev/null || echo 0) + 1 ))
 	echo "$n" > "$count"
 	log=$(mktemp)
+	watch "$n $name" &
+	watcher=$!
 	if "$@" > "$log" 2>&1; then
 		echo "ok $n $name"
 	else
 		sed 's/^/# /' "$log"
 		echo "not ok $n $name"
 	fi
+	kill "$watcher" 2> /dev/null
+	wait "$watcher" 2> /dev/null
 	rm -f "$log"
+}
+
+# watch STEP: every 5 minutes while STEP runs, what the guest is doing,
+# into the job directory, which the host can read while the guest runs
+# (a step that never ends, as dpkg -i under module.sig_enforce=1 twice).
+watch() {
+	local m=0
+	while sleep 300; do
+		m=$((m + 5))
+		{
+			echo "== step $1, $m min"
+			ps -eo pid,etime,stat,args --forest | grep -v ' \[' |
+				tail -n 40 | cut -c1-200
+		} >> /cng-job/watch.log
+	done
 }
 
 # Which configfs is loaded: its version file says module/VERSION for
