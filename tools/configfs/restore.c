@@ -83,41 +83,27 @@ static int restore_describe_extras(struct plan *plan, struct fs *fs,
  */
 static void restore_warn_lio_control(const struct plan *plan, struct fs *fs)
 {
-	static const char enable[] = "/enable";
 	struct fs_stat st;
-	size_t i, j, len;
-	const char *p;
-	int slashes;
+	size_t i, pos;
 
 	for (i = 0; i < plan->nr_ops; i++) {
-		const struct stmt *e = plan->ops[i]->st;
-		bool found = false;
-		char *dir, *ctl;
+		const struct op *op = plan->ops[i];
+		const struct op *sib;
+		const char *dir;
 
-		if (e->kind != STMT_SET || strncmp(e->path, "target/core/", 12))
+		if (op->st->kind != STMT_SET ||
+		    strcmp(path_base(op->st->path), "enable"))
 			continue;
-		len = strlen(e->path);
-		if (len <= strlen(enable) ||
-		    strcmp(e->path + len - strlen(enable), enable))
+		dir = plan_dir_path(op);
+		if (!path_is_lio_backstore(dir))
 			continue;
-		for (slashes = 0, p = e->path + 12; *p; p++)
-			slashes += *p == '/';
-		if (slashes != 2)
-			continue;
-		len -= strlen(enable);
-		dir = xmalloc(len + 1);
-		memcpy(dir, e->path, len);
-		dir[len] = '\0';
-		ctl = xmalloc(len + sizeof("/control"));
-		sprintf(ctl, "%s/control", dir);
-		for (j = 0; j < plan->nr_ops && !found; j++)
-			found = plan->ops[j]->st->kind == STMT_SET &&
-				!strcmp(plan->ops[j]->st->path, ctl);
-		if (!found && fs_lstat(fs, dir, &st) == -ENOENT)
-			cfs_err(dir, "the file sets no control for this backstore, without which LIO refuses its enable; configfs-ng 0.1.0 saved none: save the tree again, or add \"set %s VALUE\"",
-				ctl);
-		free(ctl);
-		free(dir);
+		pos = 0;
+		while ((sib = plan_sibling_set(op, &pos)) &&
+		       strcmp(path_base(sib->st->path), "control"))
+			;
+		if (!sib && fs_lstat(fs, dir, &st) == -ENOENT)
+			cfs_err(dir, "the file sets no control for this backstore, without which LIO refuses its enable; configfs-ng 0.1.0 saved none: save the tree again, or add \"set %s/control VALUE\"",
+				dir);
 	}
 }
 

@@ -413,3 +413,15 @@ int read_whole_file(const char *file, char **text, size_t *len)
 	*len = used;
 	return 0;
 }
+
+/* Is @dir a LIO backstore, target/core/HBA/DEVICE (two names, no more)? */
+bool path_is_lio_backstore(const char *dir)
+{
+	const char *hba = dir + strlen("target/core/");
+	const char *slash;
+
+	if (strncmp(dir, "target/core/", strlen("target/core/")))
+		return false;
+	slash = strchr(hba, '/');
+	return slash && slash != hba && slash[1] && !strchr(slash + 1, '/');
+}
