@@ -80,7 +80,7 @@ t() {
 	n=$(( $(cat "$count" 2>/dev/null || echo 0) + 1 ))
 	echo "$n" > "$count"
 	log=$(mktemp)
-	watch "$n $name" &
+	watch_step "$n $name" &
 	watcher=$!
 	if "$@" > "$log" 2>&1; then
 		echo "ok $n $name"
@@ -93,10 +93,10 @@ t() {
 	rm -f "$log"
 }
 
-# watch STEP: every 5 minutes while STEP runs, what the guest is doing,
+# watch_step STEP: every 5 minutes while STEP runs, what the guest is doing,
 # into the job directory, which the host can read while the guest runs
 # (a step that never ends, as dpkg -i under module.sig_enforce=1 twice).
-watch() {
+watch_step() {
 	local m=0
 	while sleep 300; do
 		m=$((m + 5))
