@@ -23,6 +23,7 @@ HERE=$(dirname "$0")
 UTIL=$HERE/configfs_ext_util
 [ -x "$UTIL" ] || UTIL=$HERE/bin/configfs_ext_util	# configfs-ng's guests
 LOG=$(mktemp)
+trap 'rm -f "$LOG" "$LOG.run" "$LOG.poll"' EXIT
 ntest=0
 npass=0
 nfail=0
@@ -154,14 +155,14 @@ t_poll() {
 	ext || return
 	i=$CFS/cng_ext/items/p
 	mkdir "$i" || return
-	"$UTIL" poll "$i/counter" 20000 > /tmp/configfs_poll.out &
+	"$UTIL" poll "$i/counter" 20000 > "$LOG.poll" &
 	poller=$!
 	sleep 1
 	echo 3 > "$i/tick"
 	wait "$poller"
 	rc=$?
-	cat /tmp/configfs_poll.out
-	rm -f /tmp/configfs_poll.out
+	cat "$LOG.poll"
+	rm -f "$LOG.poll"
 	rmdir "$i" && [ "$rc" -eq 0 ]
 }
 
