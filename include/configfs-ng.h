@@ -11,6 +11,13 @@
  *
  * See docs/extensions.md for the user's side of each call.
  */
+#ifndef CNG_INTREE
+/*
+ * No client defines CNG_INTREE or CNG_INTREE_NO_*: they cut the kernel
+ * patch series, whose patches add these calls one extension at a time
+ * (docs/upstream.md).
+ */
+#endif
 #ifndef _CONFIGFS_NG_H
 #define _CONFIGFS_NG_H
 
@@ -27,9 +34,12 @@ struct configfs_attribute;
 __printf(2, 3)
 int cfgng_report(struct config_item *item, const char *fmt, ...);
 
+#ifndef CNG_INTREE_NO_NOTIFY
 void cfgng_notify(struct config_item *item,
 		  const struct configfs_attribute *attr);
+#endif
 
+#ifndef CNG_INTREE_NO_COMMIT
 /**
  * struct cfgng_committable - what makes a group committable
  * @group_type: the type of the committable groups: each group of this
@@ -57,5 +67,6 @@ struct cfgng_committable {
 
 void cfgng_committable_register(struct cfgng_committable *committable);
 void cfgng_committable_unregister(struct cfgng_committable *committable);
+#endif
 
 #endif /* _CONFIGFS_NG_H */

@@ -672,7 +672,9 @@ const struct inode_operations cng_dir_inode_ops = {
 	.lookup		= cng_dir_lookup,
 	.mkdir		= cng_dir_mkdir,
 	.rmdir		= cng_dir_rmdir,
+#ifndef CNG_INTREE_NO_COMMIT
 	.rename		= cng_dir_rename,
+#endif
 	.symlink	= cng_symlink,
 	.unlink		= cng_unlink,
 	.setattr	= cng_inode_setattr,

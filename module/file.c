@@ -347,6 +347,7 @@ err_free:
 	return ret;
 }
 
+#ifndef CNG_INTREE_NO_NOTIFY
 /*
  * After a change the client told (cfgng_notify()) since the file was
  * opened or last read from the start, or once its item is gone: POLLPRI
@@ -362,6 +363,7 @@ static __poll_t cng_attr_poll(struct file *file, poll_table *wait)
 		return DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI;
 	return DEFAULT_POLLMASK;
 }
+#endif
 
 static int cng_attr_open(struct inode *inode, struct file *file)
 {
@@ -402,7 +404,9 @@ static int cng_bin_release(struct inode *inode, struct file *file)
 const struct file_operations cng_attr_file_ops = {
 	.read_iter	= cng_attr_read_iter,
 	.write_iter	= cng_attr_write_iter,
+#ifndef CNG_INTREE_NO_NOTIFY
 	.poll		= cng_attr_poll,
+#endif
 	.llseek		= generic_file_llseek,
 	.open		= cng_attr_open,
 	.release	= cng_attr_release,

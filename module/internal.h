@@ -43,6 +43,18 @@
 #include "compat.h"
 #include "unshare.h"
 
+#ifndef CNG_INTREE
+/*
+ * CNG_INTREE_NO_ERRORS, CNG_INTREE_NO_NOTIFY and CNG_INTREE_NO_COMMIT:
+ * nothing that builds this module defines them. scripts/intree.sh does,
+ * with unifdef, to cut the kernel patch series (docs/upstream.md): its
+ * first patch is configfs without the three extensions, and each of the
+ * next three adds one. The stubs under them are what that first patch
+ * calls in place of report.c, notify.c and commit.c. CNG_INTREE, defined
+ * there too, cuts this comment.
+ */
+#endif
+
 struct cng_capture;
 struct cng_error;
 struct cng_hidden;
@@ -544,10 +556,17 @@ void cng_remove_force(struct cng_node *node);
 int cng_remove_link(struct cng_node *link);
 
 /* commit.c */
+#ifndef CNG_INTREE_NO_COMMIT
 int cng_commit_attach_stages_locked(struct cng_node *group);
 int cng_dir_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 		   struct dentry *old_dentry, struct inode *new_dir,
 		   struct dentry *new_dentry, unsigned int flags);
+#else
+static inline int cng_commit_attach_stages_locked(struct cng_node *group)
+{
+	return 0;
+}
+#endif
 
 /* visible.c */
 int cng_visible_ask(struct config_item *item, bool group,
@@ -613,18 +632,41 @@ struct cng_call {
 	u64			since;
 };
 
+#ifndef CNG_INTREE_NO_ERRORS
 extern const struct xattr_handler *cng_xattr_handlers[];
-
-/* notify.c */
-int cng_poll_event(struct file *file);
-void cng_poll_wait(struct file *file, struct poll_table_struct *wait);
-void cng_poll_wake(void);
-void cng_notify_exit(void);
 
 void cng_call_begin(struct cng_call *call);
 void cng_call_end(struct cng_call *call, int err);
 void cng_error_free(struct cng_error *error);
 int cng_report_init(void);
 void cng_report_exit(void);
+#else
+#define cng_xattr_handlers	NULL
+static inline void cng_call_begin(struct cng_call *call) { }
+static inline void cng_call_end(struct cng_call *call, int err) { }
+static inline void cng_error_free(struct cng_error *error) { }
+static inline int cng_report_init(void)
+{
+	return 0;
+}
+
+static inline void cng_report_exit(void) { }
+#endif
+
+/* notify.c */
+#ifndef CNG_INTREE_NO_NOTIFY
+int cng_poll_event(struct file *file);
+void cng_poll_wait(struct file *file, struct poll_table_struct *wait);
+void cng_poll_wake(void);
+void cng_notify_exit(void);
+#else
+static inline int cng_poll_event(struct file *file)
+{
+	return 0;
+}
+
+static inline void cng_poll_wake(void) { }
+static inline void cng_notify_exit(void) { }
+#endif
 
 #endif /* _CNG_INTERNAL_H */

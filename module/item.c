@@ -3,12 +3,12 @@
  * The config_item and config_group model: names, initialisation, reference
  * counts, and the search of a group's children. Exports half of the API.
  *
- * The includes below are frozen: they are exactly those of stock's
- * fs/configfs/item.c. Each exported symbol's modversion CRC is computed
- * from the types this file can see, so a different list would give CRCs
- * that differ from the distribution's, and its prebuilt clients would
- * refuse to load. For the same reason the only header of ours is
- * unshare.h, which declares one function and no type.
+ * The includes below are frozen: they are exactly those of the item.c
+ * of the kernel's own configfs. Each exported symbol's modversion CRC is
+ * computed from the types this file can see, so a different list would
+ * give CRCs that differ from the distribution's, and its prebuilt
+ * clients would refuse to load. For the same reason the only header of
+ * ours is unshare.h, which declares one function and no type.
  */
 #include <linux/string.h>
 #include <linux/module.h>
