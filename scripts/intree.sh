@@ -16,8 +16,11 @@
 # hold one kernel's code, with no compatibility left in them.
 #
 # Usage: intree.sh KSRC [PART...]
-#   PART: core (fs/configfs and its header), helpers, samples, selftests,
-#   docs; all by default.
+#   PART: tree, removal, subsys (the new files stock's names do not
+#   clash with, built but not linked), core (the switch: fs/configfs
+#   with no extension), errors, notify, commit (each extension added to
+#   it, with its part of the header), helpers, samples, selftests, docs;
+#   all, in that order, by default.
 # Exits non-zero, naming the file, when a result still holds a CNG_HAVE_*
 # or compat.h.
 set -eu
@@ -26,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 ksrc=${1:?usage: intree.sh KSRC [PART...]}
 shift
-parts=${*:-core helpers samples selftests docs}
+parts=${*:-tree removal subsys core errors notify commit helpers samples selftests docs}
 [ -f "$ksrc/fs/configfs/Kconfig" ] || {
 	echo "intree.sh: $ksrc is not a kernel tree with fs/configfs" >&2
 	exit 1
@@ -53,6 +56,8 @@ features() {
 }
 mapfile -t defs < <(features)
 [ "${#defs[@]}" -gt 0 ] || { echo "intree.sh: no probes in module/Kbuild" >&2; exit 1; }
+# What only the out-of-tree form says of the series goes (internal.h).
+defs+=(-DCNG_INTREE)
 
 # put SRC DST: SRC with the features resolved, compat.h gone, the
 # extension headers under linux/, and the version spelled out.
@@ -67,7 +72,7 @@ put() {
 	    -e "s|MODULE_VERSION(CNG_VERSION)|MODULE_VERSION(\"$version\")|" \
 	    "$dst.tmp" | cat -s > "$dst"	# no blank lines doubled where unifdef cut
 	rm -f "$dst.tmp"
-	if grep -n 'CNG_HAVE_\|compat\.h\|CNG_VERSION' "$dst" >&2; then
+	if grep -n 'CNG_HAVE_\|CNG_INTREE_\|compat\.h\|CNG_VERSION' "$dst" >&2; then
 		echo "intree.sh: $dst still depends on the module's build" >&2
 		exit 1
 	fi
@@ -102,16 +107,46 @@ objs() {
 		tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//'
 }
 
-core() {
-	local f fs=$ksrc/fs/configfs
+# The extensions, each a patch of its own after the core's: errors
+# (report.c), notify (notify.c), commit (commit.c). ext_file EXT: its file.
+exts="errors notify commit"
+ext_file() {
+	case $1 in
+	errors) echo report ;;
+	*) echo "$1" ;;
+	esac
+}
 
+# core_with EXT...: fs/configfs and its header holding these extensions
+# and no other: the files of the rest left out, their CNG_INTREE_NO_*
+# resolved as defined (module/internal.h).
+core_with() {
+	local f e fs=$ksrc/fs/configfs skip=" " objects o
+	local -a saved=("${defs[@]}")
+
+	for e in $exts; do
+		case " $* " in
+		*" $e "*) defs+=("-UCNG_INTREE_NO_${e^^}") ;;
+		*) defs+=("-DCNG_INTREE_NO_${e^^}")
+		   skip="$skip$(ext_file "$e") " ;;
+		esac
+	done
 	rm -f "$fs"/*.c "$fs"/*.h
 	for f in "$top"/module/*.c "$top"/module/internal.h "$top"/module/unshare.h; do
 		case ${f##*/} in *.mod.c) continue ;; esac
+		case $skip in *" $(basename "$f" .c) "*) continue ;; esac
 		put "$f" "$fs/${f##*/}"
 	done
-	put "$top/include/configfs-ng.h" "$ksrc/include/linux/configfs-ng.h"
-	maintain include/linux/configfs-ng.h
+	# The header declares the extensions' calls: it comes with the first.
+	if [ $# -gt 0 ]; then
+		put "$top/include/configfs-ng.h" "$ksrc/include/linux/configfs-ng.h"
+		maintain include/linux/configfs-ng.h
+	fi
+	objects=
+	for o in $(objs "$top/module/Kbuild" configfs); do
+		case $skip in *" ${o%.o} "*) continue ;; esac
+		objects="${objects:+$objects }$o"
+	done
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0-only"
 		echo "#"
@@ -120,10 +155,66 @@ core() {
 		echo
 		echo "obj-\$(CONFIG_CONFIGFS_FS)	+= configfs.o"
 		echo
-		echo "configfs-objs	:= $(objs "$top/module/Kbuild" configfs)"
+		echo "configfs-objs	:= $objects"
 		echo
 		echo "ccflags-y	:= '-Dpr_fmt(fmt)=KBUILD_MODNAME \": \" fmt'"
 	} > "$fs/Makefile"
+	# A later part's rewrite keeps what an earlier part added.
+	[ ! -d "$fs/helpers" ] ||
+		sed -i 's|^obj-$(CONFIG_CONFIGFS_FS)\t+= configfs.o$|&\nobj-$(CONFIG_CONFIGFS_HELPERS)\t+= helpers/|' \
+			"$fs/Makefile"
+	defs=("${saved[@]}")
+}
+
+# Before the switch (core), the new implementation's files whose names
+# stock's do not take, a part at a time: compiled beside stock's configfs
+# but not linked into it (extra-y), so that each patch builds what it
+# adds. early FILE...: these files, as the switch will have them.
+early() {
+	local f e o fs=$ksrc/fs/configfs objects=
+	local -a saved=("${defs[@]}")
+
+	for e in $exts; do
+		defs+=("-DCNG_INTREE_NO_${e^^}")
+	done
+	for f in "$@"; do
+		put "$top/module/$f" "$fs/$f"
+		case $f in *.c) objects="$objects ${f%.c}.o" ;; esac
+	done
+	defs=("${saved[@]}")
+	grep -q '^extra-y' "$fs/Makefile" ||
+		printf '\n%s\n' "# The new implementation, built but not yet linked into configfs.o" \
+			>> "$fs/Makefile"
+	[ -z "$objects" ] || echo "extra-y	+=$objects" >> "$fs/Makefile"
+}
+
+tree() {
+	early internal.h unshare.h names.c ids.c node.c
+}
+
+removal() {
+	early remove.c
+}
+
+subsys() {
+	early subsys.c visible.c
+}
+
+# The switch: stock's files replaced, everything linked.
+core() {
+	core_with
+}
+
+# ext EXT: the core as it is in the tree, with EXT added.
+ext() {
+	local e have=$1
+
+	for e in $exts; do
+		[ "$e" != "$1" ] && [ -f "$ksrc/fs/configfs/$(ext_file "$e").c" ] &&
+			have="$have $e"
+	done
+	# shellcheck disable=SC2086 # one word an extension
+	core_with $have
 }
 
 helpers() {
@@ -241,7 +332,8 @@ docs() {
 
 for p in $parts; do
 	case $p in
-	core|helpers|samples|selftests|docs) "$p" ;;
+	tree|removal|subsys|core|helpers|samples|selftests|docs) "$p" ;;
+	errors|notify|commit) ext "$p" ;;
 	*) echo "intree.sh: no part '$p'" >&2; exit 2 ;;
 	esac
 done
