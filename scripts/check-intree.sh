@@ -9,6 +9,9 @@
 # test lists run there. TAP with a plan on stdout, for
 # tests/harness/check.sh.
 #
+# Each patch of the series is built too, with the quick form's config,
+# as a bisection would build it.
+#
 # INTREE_MODE=quick (make check's form): without the debug kernel's
 # costly checkers (scripts/nodebug-kernel.config), the conformance list
 # one real client and the kernel selftest. INTREE_MODE=full (the default of make
@@ -16,8 +19,13 @@
 # differences and extensions lists, the four real clients and the
 # kernel selftest.
 #
+# INTREE_AT=N: the kernel at the series' patch N in place of the whole
+# series (the switch is patch 4), the patches before it built one by
+# one; the conformance list by default, the samples that need a later
+# patch built but not loadable.
+#
 # Environment: TOP, BUILD, CNG_CACHE; INTREE_MODE; INTREE_LISTS (in place
-# of the mode's lists).
+# of the mode's lists); INTREE_AT.
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 mode=${INTREE_MODE:-full}
@@ -25,6 +33,7 @@ out=${CHECK_OUT:-$BUILD/check}/intree-$mode
 kbuild=$out/build
 mkdir -p "$out" "$kbuild"
 fragments="$TOP/scripts/debug-kernel.config"
+small="$fragments $TOP/scripts/nodebug-kernel.config $TOP/scripts/intree-kernel.config"
 case $mode in
 quick)
 	kname=intree
@@ -40,6 +49,13 @@ full)
 	exit 2 ;;
 esac
 fragments="$fragments $TOP/scripts/intree-kernel.config"
+at=${INTREE_AT:-}
+if [ -n "$at" ]; then
+	out=$out-at-$at
+	kbuild=$out/build
+	mkdir -p "$out" "$kbuild"
+	lists=10-conformance
+fi
 lists=${INTREE_LISTS:-$lists}
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
@@ -57,10 +73,46 @@ flock 8
 tap_ok intree:series_applies_to_linux_source_6_12
 tree=$(tail -n 1 "$out/series.out")
 
+# Every patch builds, as a bisection would build it: each commit of the
+# series before the last with the small config (the quick kernel's);
+# the last is the kernel built below. In the full mode, the small build
+# of the last comes first, on its own.
+mapfile -t commits < <(git -C "$tree" rev-list --reverse base..series)
+if [ -n "$at" ]; then
+	[ "$at" -ge 1 ] && [ "$at" -le "${#commits[@]}" ] || {
+		echo "check-intree: INTREE_AT is 1 to ${#commits[@]}, not '$at'" >&2
+		exit 2
+	}
+	commits=("${commits[@]:0:$at}")
+	git -C "$tree" checkout -q -f "${commits[$at - 1]}"
+	echo "# at patch $at: $(git -C "$tree" log -1 --format=%s HEAD)"
+fi
+steps=("${commits[@]:0:${#commits[@]}-1}")
+[ "$mode" = quick ] || steps=("${commits[@]}")
+export DK_STEPS="${steps[*]}" DK_STEPS_OUT=$out/steps
+if [ "$mode" != quick ]; then
+	KTREE=$tree KNAME=intree DKCONFIG=$small \
+		"$TOP/scripts/debug-kernel.sh" > /dev/null 2> "$out/steps.log" ||
+		tap_fail intree:series_builds_patch_by_patch "$out/steps.log"
+	unset DK_STEPS
+fi
 KTREE=$tree KNAME=$kname DKCONFIG=$fragments \
 	"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
 	tap_fail intree:kernel_builds_with_configfs_built_in "$out/kernel.log"
 flock -u 8
+i=0
+for c in "${steps[@]}"; do
+	i=$((i + 1))
+	name=$(printf 'intree:patch_%02d_builds' "$i")
+	echo "# patch $i: $(git -C "$tree" log -1 --format=%s "$c")"
+	if grep -qx "ok $c" "$out/steps"; then
+		tap_ok "$name"
+	else
+		tail -n 30 "$out/steps.$c" | sed 's/^/    # /'
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n $name"
+	fi
+done
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
 if grep -qx 'CONFIG_CONFIGFS_FS=y' "$DKDIR/.config" &&
@@ -71,26 +123,32 @@ else
 	tap_fail intree:kernel_builds_with_configfs_built_in "$out/builtin.log"
 fi
 
+# Before the whole series, what calls a later patch's exports builds
+# but will not load (modpost only warns).
+[ -z "$at" ] || export KBUILD_MODPOST_WARN=1
 INTREE=1 "$TOP/scripts/build-copy.sh" "$DKDIR" "$kbuild" > "$out/build.log" 2>&1 ||
 	tap_fail intree:samples_build_against_it "$out/build.log"
 tap_ok intree:samples_build_against_it
 
 # The selftest as the tree builds and installs it (static, for the
 # guest's busybox root), and the in-tree samples it loads by modprobe.
-rm -rf "$out/kselftest"
-make -C "$tree/tools/testing/selftests" TARGETS=filesystems/configfs \
-	LDFLAGS=-static INSTALL_PATH="$out/kselftest" install \
-	> "$out/kselftest.log" 2>&1 &&
-	[ -x "$out/kselftest/filesystems/configfs/configfs_ext_util" ] ||
-	tap_fail intree:kselftest_builds_and_installs "$out/kselftest.log"
-tap_ok intree:kselftest_builds_and_installs
-# The kselftest runner calls "timeout --foreground", which busybox's
-# timeout refuses: coreutils' takes its place.
-printf '%s\n' "tree /kselftest $out/kselftest" \
-	"bin /usr/bin/timeout /usr/bin/timeout" > "$out/kselftest.initramfs"
-export EXTRA_LIST=$out/kselftest.initramfs
-export EXTRA_KMODS="configfs_sample configfs_sample_ext configfs_sample_commit
-	configfs_sample_helpers"
+# Before patch 10, at INTREE_AT, there is none.
+if [ -z "$at" ] || [ -d "$tree/tools/testing/selftests/filesystems/configfs" ]; then
+	rm -rf "$out/kselftest"
+	make -C "$tree/tools/testing/selftests" TARGETS=filesystems/configfs \
+		LDFLAGS=-static INSTALL_PATH="$out/kselftest" install \
+		> "$out/kselftest.log" 2>&1 &&
+		[ -x "$out/kselftest/filesystems/configfs/configfs_ext_util" ] ||
+		tap_fail intree:kselftest_builds_and_installs "$out/kselftest.log"
+	tap_ok intree:kselftest_builds_and_installs
+	# The kselftest runner calls "timeout --foreground", which busybox's
+	# timeout refuses: coreutils' takes its place.
+	printf '%s\n' "tree /kselftest $out/kselftest" \
+		"bin /usr/bin/timeout /usr/bin/timeout" > "$out/kselftest.initramfs"
+	export EXTRA_LIST=$out/kselftest.initramfs
+	export EXTRA_KMODS="configfs_sample configfs_sample_ext configfs_sample_commit
+		configfs_sample_helpers"
+fi
 
 export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 # No configfs.ko: the kernel has it built in, and init loads none
@@ -99,6 +157,8 @@ export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$out/no-configfs.ko SAMPLES_DIR=$kbuild/samples.ko
 export TESTMODS_DIR=$kbuild/testmods.ko DRIVERS_DIR=$kbuild/drivers.ko
 export HELPERS_KO=$DKMODS/lib/modules/$DKVER/kernel/fs/configfs/helpers/configfs_helpers.ko
+# Before patch 8, at INTREE_AT, there is no helper library either.
+[ -z "$at" ] || [ -f "$HELPERS_KO" ] || HELPERS_KO=$out/no-configfs.ko
 if [ "$mode" = full ]; then
 	export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
 	export APPEND="kmemleak=on ${APPEND:-}"

@@ -25,6 +25,11 @@
 #              tree, with the series applied)
 #   KNAME      the build's name, in place of "debug": the build directory
 #              is $CNG_CACHE/KNAME-*, the assignments go to KNAME-env.mk
+#   DK_STEPS   with KTREE a git tree: commits to build first, one after
+#              the other, as a bisection would (what the fragments ask
+#              for and a commit lacks is left out), before KTREE's HEAD;
+#              one line "ok COMMIT" or "failed COMMIT" each to
+#              DK_STEPS_OUT, each make's output to DK_STEPS_OUT.COMMIT
 set -eu
 
 # Bump when the way the .config or the staging is derived changes, so that
@@ -179,6 +184,37 @@ build() {
 	echo "$name" > "$stamp"
 	say "built $kver in $(( $(date +%s) - start ))s"
 }
+
+# Each commit of DK_STEPS built in O, the .config made again for it;
+# then KTREE back at the branch or commit it was at.
+steps() {
+	local head c log
+
+	head=$(git -C "$KSRC" symbolic-ref -q --short HEAD) ||
+		head=$(git -C "$KSRC" rev-parse HEAD)
+	mkdir -p "$O"
+	: > "$DK_STEPS_OUT"
+	for c in $DK_STEPS; do
+		log=$DK_STEPS_OUT.$c
+		say "building step $c"
+		if git -C "$KSRC" checkout -q -f "$c" > "$log" 2>&1 &&
+		   (cd "$KSRC" && scripts/kconfig/merge_config.sh -n \
+			-O "$O" "${fragments[@]}") >> "$log" 2>&1 &&
+		   nice -n 10 make -C "$KSRC" O="$O" olddefconfig >> "$log" 2>&1 &&
+		   nice -n 10 make -C "$KSRC" O="$O" -j"$JOBS" all >> "$log" 2>&1; then
+			echo "ok $c" >> "$DK_STEPS_OUT"
+		else
+			echo "failed $c" >> "$DK_STEPS_OUT"
+		fi
+	done
+	git -C "$KSRC" checkout -q -f "$head" || die "cannot check $head out again"
+}
+
+if [ -n "${DK_STEPS:-}" ]; then
+	[ -n "$ksrc_given" ] && [ -n "${DK_STEPS_OUT:-}" ] ||
+		die "DK_STEPS needs KTREE and DK_STEPS_OUT"
+	steps
+fi
 
 if [ -n "$ksrc_given" ] || [ ! -f "$stamp" ] ||
    [ "$(cat "$stamp")" != "$name" ] ||
