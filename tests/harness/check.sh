@@ -200,6 +200,23 @@ lint_steps() {
 	if [ -x "$TOP/scripts/abi-check.sh" ]; then
 		step lint_exports_and_crcs_match_stock lint_abi
 	fi
+	step lint_series_applies_and_is_checkpatch_clean lint_series
+}
+
+# The kernel patch series cut from this source (scripts/series.sh, about
+# 20 s once its pristine tree is made) applies to linux-source-6.12 and
+# gives the tree it was cut from, and each patch is checkpatch clean:
+# the one source and its in-tree form cannot drift apart. Whether each
+# patch builds and boots is make check-intree's.
+lint_series() {
+	local cp=$KSRC/scripts/checkpatch.pl p
+
+	"$TOP/scripts/series.sh" "$out/series" > /dev/null || return 1
+	for p in "$out"/series/0*.patch; do
+		case ${p##*/} in 0000-*) continue ;; esac
+		perl "$cp" --strict --no-tree --quiet --show-types \
+			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "$p" || return 1
+	done
 }
 
 host_tests() {
