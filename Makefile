@@ -14,7 +14,8 @@
 #   make series       the patch series against linux-source-6.12, into
 #                     build/series (docs/upstream.md)
 #   make check-intree the series built into a 6.12 kernel, booted, tested
-#                     (INTREE_MODE=quick: no KASAN/lockdep, fewer lists)
+#                     (INTREE_MODE=quick: no KASAN/lockdep, fewer lists;
+#                     INTREE_MODULAR=1: configfs=m; INTREE_AT=N: patch N)
 #   make fuzz         differential fuzzing, ours vs stock (SEEDS=N,
 #                     CONCURRENT=N seeds of several processes at once)
 #   make fuzz-debug   the differential fuzzer on the debug kernel

@@ -19,13 +19,18 @@
 # differences and extensions lists, the four real clients and the
 # kernel selftest.
 #
+# INTREE_MODULAR=1: the whole series with CONFIG_CONFIGFS_FS=m
+# (scripts/intree-modular.config), its build seeded from the built-in
+# one; the tree's configfs.ko loaded as ours is, the conformance list
+# and the nvmet client.
+#
 # INTREE_AT=N: the kernel at the series' patch N in place of the whole
 # series (the switch is patch 4), the patches before it built one by
 # one; the conformance list by default, the samples that need a later
 # patch built but not loadable.
 #
 # Environment: TOP, BUILD, CNG_CACHE; INTREE_MODE; INTREE_LISTS (in place
-# of the mode's lists); INTREE_AT.
+# of the mode's lists); INTREE_MODULAR; INTREE_AT.
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 mode=${INTREE_MODE:-full}
@@ -49,6 +54,19 @@ full)
 	exit 2 ;;
 esac
 fragments="$fragments $TOP/scripts/intree-kernel.config"
+modular=${INTREE_MODULAR:-}
+how=built_in
+if [ -n "$modular" ]; then
+	how=as_a_module
+	fragments="$fragments $TOP/scripts/intree-modular.config"
+	kname=$kname-m
+	out=$out-modular
+	kbuild=$out/build
+	mkdir -p "$out" "$kbuild"
+	lists="10-conformance tests/clients/intree-clients.list"
+	# One setting from the built-in kernel: its objects are reused.
+	export DK_SEED=${kname%-m}
+fi
 at=${INTREE_AT:-}
 if [ -n "$at" ]; then
 	out=$out-at-$at
@@ -91,8 +109,11 @@ if [ -n "$at" ]; then
 fi
 steps=("${commits[@]:0:${#commits[@]}-1}")
 [ "$mode" = quick ] || steps=("${commits[@]}")
+# The modular kernel is one boot of the whole series: its steps are the
+# built-in run's.
+[ -z "$modular" ] || steps=()
 export DK_STEPS="${steps[*]}" DK_STEPS_OUT=$out/steps
-if [ "$mode" != quick ]; then
+if [ "$mode" != quick ] && [ ${#steps[@]} -gt 0 ]; then
 	KTREE=$tree KNAME=intree DKCONFIG=$small \
 		"$TOP/scripts/debug-kernel.sh" > /dev/null 2> "$out/steps.log" ||
 		tap_fail intree:series_builds_patch_by_patch "$out/steps.log"
@@ -100,7 +121,7 @@ if [ "$mode" != quick ]; then
 fi
 KTREE=$tree KNAME=$kname DKCONFIG=$fragments \
 	"$TOP/scripts/debug-kernel.sh" > "$out/kernel.env" 2> "$out/kernel.log" ||
-	tap_fail intree:kernel_builds_with_configfs_built_in "$out/kernel.log"
+	tap_fail "intree:kernel_builds_with_configfs_$how" "$out/kernel.log"
 flock -u 8
 i=0
 for c in "${steps[@]}"; do
@@ -117,7 +138,17 @@ for c in "${steps[@]}"; do
 done
 eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 : "${DKVER:?}" "${DKDIR:?}" "${DKIMG:?}" "${DKMODS:?}"
-if grep -qx 'CONFIG_CONFIGFS_FS=y' "$DKDIR/.config" &&
+in_tree_ko=$DKMODS/lib/modules/$DKVER/kernel/fs/configfs/configfs.ko
+if [ -n "$modular" ]; then
+	if grep -qx 'CONFIG_CONFIGFS_FS=m' "$DKDIR/.config" &&
+	   ! grep -q ' cng_init$' "$DKDIR/System.map" &&
+	   modinfo -F version "$in_tree_ko" | grep -qx "$(cat "$TOP/module/VERSION")"; then
+		tap_ok "intree:kernel_builds_with_configfs_$how"
+	else
+		echo "configfs-ng is not $in_tree_ko of $DKDIR" > "$out/builtin.log"
+		tap_fail "intree:kernel_builds_with_configfs_$how" "$out/builtin.log"
+	fi
+elif grep -qx 'CONFIG_CONFIGFS_FS=y' "$DKDIR/.config" &&
    grep -q ' cng_init$' "$DKDIR/System.map"; then
 	tap_ok intree:kernel_builds_with_configfs_built_in
 else
@@ -166,7 +197,14 @@ if [ "$mode" = full ]; then
 	export APPEND="kmemleak=on ${APPEND:-}"
 fi
 
+# Modular: the tree's own configfs.ko, loaded by init as ours is.
+which=builtin
+if [ -n "$modular" ]; then
+	which=ours
+	MODULE_KO=$in_tree_ko
+fi
+
 ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
-tap_stream intree_suite_on_builtin env LABEL="intree-$mode:" \
-	"$TOP/tests/harness/guest-suite.sh" builtin "$out/check.list" "$out/guest"
+tap_stream "intree_suite_on_$which" env LABEL="intree-$mode${modular:+-modular}:" \
+	"$TOP/tests/harness/guest-suite.sh" "$which" "$out/check.list" "$out/guest"
 echo "1..$((tap_n + ntests + 1))"

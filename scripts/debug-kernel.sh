@@ -25,6 +25,10 @@
 #              tree, with the series applied)
 #   KNAME      the build's name, in place of "debug": the build directory
 #              is $CNG_CACHE/KNAME-*, the assignments go to KNAME-env.mk
+#   DK_SEED    a build name (KNAME) of the same source: a first build
+#              starts from a copy of that build, and make rebuilds only
+#              what the other config changes (check-intree's modular
+#              kernel, one setting away from its built-in one)
 #   DK_NO_CHECK  set: the .config is not checked against the fragments
 #              (a tree cut before what they ask for: check-intree's
 #              INTREE_AT)
@@ -188,6 +192,17 @@ build() {
 	echo "$name" > "$stamp"
 	say "built $kver in $(( $(date +%s) - start ))s"
 }
+
+# A first build seeded from another build of the same source.
+if [ ! -d "$O" ] && [ -n "${DK_SEED:-}" ]; then
+	for seed in "$CNG_CACHE/$DK_SEED-$srcversion"-????????????; do
+		[ -f "$seed/.config" ] || continue
+		say "starting from a copy of $seed"
+		cp -a "$seed" "$O.tmp" && rm -rf "$O.tmp/modules" "$O.tmp/.cng-stamp" &&
+			mv "$O.tmp" "$O" || die "cannot copy $seed"
+		break
+	done
+fi
 
 # Each commit of DK_STEPS built in O, the .config made again for it;
 # then KTREE back at the branch or commit it was at.
