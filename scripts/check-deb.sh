@@ -122,7 +122,7 @@ for kver in "$@"; do
 	esac
 	case " $guests " in *" sig "*)
 		echo "# $kver: module.sig_enforce=1: dpkg -i, reboot, stock with a message"
-		GUEST_APPEND=module.sig_enforce=1 guest "$kver" sig "$BUILD/deb" 6 ;;
+		GUEST_APPEND=module.sig_enforce=1 guest "$kver" sig "$BUILD/deb" 8 ;;
 	esac
 	case " $guests " in *" install "*)
 		echo "# $kver: make install, DKMS, make uninstall"

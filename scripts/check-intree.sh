@@ -20,8 +20,8 @@
 # kernel selftest.
 #
 # INTREE_MODULAR=1: the whole series with CONFIG_CONFIGFS_FS=m
-# (scripts/intree-modular.config), its build seeded from the built-in
-# one; the tree's configfs.ko loaded as ours is, the conformance list
+# (scripts/intree-modular.config), built in the built-in kernel's
+# directory (one setting apart); the tree's configfs.ko loaded as ours is, the conformance list
 # and the nvmet client.
 #
 # INTREE_AT=N: the kernel at the series' patch N in place of the whole
@@ -64,8 +64,8 @@ if [ -n "$modular" ]; then
 	kbuild=$out/build
 	mkdir -p "$out" "$kbuild"
 	lists="10-conformance tests/clients/intree-clients.list"
-	# One setting from the built-in kernel: its objects are reused.
-	export DK_SEED=${kname%-m}
+	# One setting from the built-in kernel: built in its directory.
+	export DK_DIR_OF=${kname%-m}
 fi
 at=${INTREE_AT:-}
 if [ -n "$at" ]; then

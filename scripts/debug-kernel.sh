@@ -25,10 +25,13 @@
 #              tree, with the series applied)
 #   KNAME      the build's name, in place of "debug": the build directory
 #              is $CNG_CACHE/KNAME-*, the assignments go to KNAME-env.mk
-#   DK_SEED    a build name (KNAME) of the same source: a first build
-#              starts from a copy of that build, and make rebuilds only
-#              what the other config changes (check-intree's modular
-#              kernel, one setting away from its built-in one)
+#   DK_DIR_OF  a build name (KNAME) of the same source: build in its
+#              directory, not one of this config's own. For a config one
+#              setting away (check-intree's modular kernel): make rebuilds
+#              only what that setting changes, here and on that build's
+#              next run, where a directory of its own would rebuild the
+#              whole kernel (objtool, rebuilt for a new path, is a
+#              prerequisite of every object)
 #   DK_NO_CHECK  set: the .config is not checked against the fragments
 #              (a tree cut before what they ask for: check-intree's
 #              INTREE_AT)
@@ -103,10 +106,16 @@ key=$({
 } | sha256sum | cut -c1-12)
 name=$KNAME-$srcversion-$key
 O=$CNG_CACHE/$name
+if [ -n "${DK_DIR_OF:-}" ]; then
+	for O in "$CNG_CACHE/$DK_DIR_OF-$srcversion"-????????????; do
+		[ -f "$O/.config" ] && break
+	done
+	[ -f "$O/.config" ] || die "no build of $DK_DIR_OF to build in"
+fi
 stamp=$O/.cng-stamp
 
 mkdir -p "$CNG_CACHE"
-exec 9> "$CNG_CACHE/$KNAME-kernel.lock"
+exec 9> "$CNG_CACHE/${DK_DIR_OF:-$KNAME}-kernel.lock"
 flock 9
 
 # make_o ARGS...: make in the build directory, at low priority, logged.
@@ -192,17 +201,6 @@ build() {
 	echo "$name" > "$stamp"
 	say "built $kver in $(( $(date +%s) - start ))s"
 }
-
-# A first build seeded from another build of the same source.
-if [ ! -d "$O" ] && [ -n "${DK_SEED:-}" ]; then
-	for seed in "$CNG_CACHE/$DK_SEED-$srcversion"-????????????; do
-		[ -f "$seed/.config" ] || continue
-		say "starting from a copy of $seed"
-		cp -a "$seed" "$O.tmp" && rm -rf "$O.tmp/modules" "$O.tmp/.cng-stamp" &&
-			mv "$O.tmp" "$O" || die "cannot copy $seed"
-		break
-	done
-fi
 
 # Each commit of DK_STEPS built in O, the .config made again for it;
 # then KTREE back at the branch or commit it was at.
