@@ -455,6 +455,47 @@ static bool restore_reports_a_store_returning_zero(void)
 	return true;
 }
 
+/* LIO's: a new dbroot only while no fabric driver is registered. */
+static int dbroot_store(struct fake *fake, const char *path, const char *v)
+{
+	(void)fake;
+	(void)v;
+	return strcmp(path, "target/dbroot") &&
+	       strcmp(path, "target/core/alua/b") ? 0 : -EINVAL;
+}
+
+/*
+ * target/dbroot, which rtslib-fb-targetctl may have set first and the
+ * kernel then refuses to change, is a warning: the rest of the tree is
+ * restored, and the run does not fail on it (the deb guest's seventh
+ * run: the boot unit failed on it once rtslib had started).
+ */
+static bool restore_warns_of_a_refused_dbroot_and_goes_on(void)
+{
+	static const struct fake_hooks hooks = { .store = dbroot_store };
+	struct fake f;
+
+	fake_init(&f, &hooks);
+	fake_dir(&f, "target", false);
+	fake_attr(&f, "target/dbroot", 0644, "/etc/rtslib-fb-target");
+	fake_dir(&f, "target/core", false);
+	fake_dir(&f, "target/core/alua", false);
+	fake_attr(&f, "target/core/alua/a", 0644, "0");
+	fake_attr(&f, "target/core/alua/b", 0644, "0");
+	EXPECT(fake_restore_text(&f, "set target/dbroot /var/target\n"
+				 "set target/core/alua/a 1\n") == 0);
+	EXPECT(strstr(ktap_stderr(),
+		      "target/dbroot: warning: left as it is (test:1: set target/dbroot /var/target): Invalid argument"));
+	EXPECT_STR(fake_value(&f, "target/core/alua/a"), "1");
+	EXPECT_STR(fake_value(&f, "target/dbroot"), "/etc/rtslib-fb-target");
+	/* Any other refused value still counts. */
+	EXPECT(fake_restore_text(&f, "set target/dbroot /var/target\n"
+				 "set target/core/alua/b 1\n") == 1);
+	EXPECT(strstr(ktap_stderr(), "target/core/alua/b: not applied"));
+	fake_free(&f);
+	return true;
+}
+
 static bool restore_writes_write_only_values_only_into_new_dirs(void)
 {
 	struct fake f;
@@ -774,6 +815,7 @@ const struct ktap_case restore_cases[] = {
 	KTAP_CASE(restore_rewrites_a_value_a_later_write_reset),
 	KTAP_CASE(restore_rewrites_a_reset_value_before_the_links),
 	KTAP_CASE(restore_reports_a_value_the_kernel_changed),
+	KTAP_CASE(restore_warns_of_a_refused_dbroot_and_goes_on),
 	KTAP_CASE(save_portable_binds_a_gadget_to_any_free_udc),
 };
 

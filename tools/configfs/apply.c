@@ -626,6 +626,11 @@ static bool apply_unblock(struct apply *a)
 
 		if (failed->state != OP_FAILED || failed->hopeless)
 			continue;
+		/* Nothing of the tree blocks a host setting: undo nothing. */
+		if (path_is_host_setting(failed->st->path)) {
+			failed->hopeless = true;
+			continue;
+		}
 		for (k = a->nr_log; k-- > 0 && tries < APPLY_MAX_TRIES;) {
 			struct op *suspect = a->log[k];
 			bool deferred = false;
@@ -672,7 +677,12 @@ static void apply_report(struct apply *a, const char *file)
 		fclose(mem);
 		if (len)
 			text[len - 1] = '\0';	/* the newline */
-		if (op->state == OP_FAILED) {
+		if (op->state == OP_FAILED && path_is_host_setting(st->path)) {
+			cfs_err(st->path, "warning: left as it is (%s:%u: %s): %s; nothing else in the tree needs it",
+				file, st->line, text,
+				op->detail ? op->detail :
+				cfs_strerror(op->err));
+		} else if (op->state == OP_FAILED) {
 			cfs_err(st->path, "not applied (%s:%u: %s): %s",
 				file, st->line, text,
 				op->detail ? op->detail :
@@ -697,7 +707,9 @@ static void apply_report(struct apply *a, const char *file)
 
 /*
  * Applies @plan to the tree. Returns the number of statements that could
- * not be applied; each is reported with its line, value and error.
+ * not be applied; each is reported with its line, value and error. A
+ * host setting (path_is_host_setting()) that could not be set is
+ * reported as a warning and not counted.
  */
 int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	       unsigned int flags)
@@ -726,7 +738,8 @@ int apply_plan(struct plan *plan, struct fs *fs, const char *file,
 	}
 	apply_verify(&a);
 	for (i = 0; i < plan->nr_ops; i++)
-		if (plan->ops[i]->state == OP_FAILED ||
+		if ((plan->ops[i]->state == OP_FAILED &&
+		     !path_is_host_setting(plan->ops[i]->st->path)) ||
 		    plan->ops[i]->state == OP_PENDING)
 			nr_left++;
 	apply_report(&a, file);

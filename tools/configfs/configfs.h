@@ -84,6 +84,7 @@ void arena_free(struct arena *arena);
 char *path_join(struct arena *arena, const char *dir, const char *name);
 const char *path_base(const char *path);
 bool path_is_under(const char *path, const char *top);
+bool path_is_host_setting(const char *path);
 bool path_is_lio_backstore(const char *dir);
 size_t utf8_seq_len(const unsigned char *s, size_t left, unsigned int *cp);
 int read_whole_file(const char *file, char **text, size_t *len);

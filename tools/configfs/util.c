@@ -414,6 +414,19 @@ int read_whole_file(const char *file, char **text, size_t *len)
 	return 0;
 }
 
+/*
+ * Is @path a setting of the host rather than of the tree, which another
+ * program may have set first and the kernel may refuse to change? LIO's
+ * target/dbroot, the directory of its metadata files: the kernel takes
+ * a new one only while no fabric driver is registered and only when it
+ * exists, and rtslib-fb-targetctl sets its own at its start. restore
+ * warns when it cannot set one, and goes on.
+ */
+bool path_is_host_setting(const char *path)
+{
+	return !strcmp(path, "target/dbroot");
+}
+
 /* Is @dir a LIO backstore, target/core/HBA/DEVICE (two names, no more)? */
 bool path_is_lio_backstore(const char *dir)
 {
