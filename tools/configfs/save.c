@@ -105,7 +105,8 @@ static bool save_is_number(const char *s)
  */
 static char *save_lio_control(struct save *s, const struct node *node)
 {
-	const char *hba = node->path + strlen("target/core/");
+	size_t dir_len = strlen(node->path) - strlen(node->name);
+	const char *hba;
 	char *info_path;
 	char *value = NULL;
 	char *info;
@@ -113,21 +114,22 @@ static char *save_lio_control(struct save *s, const struct node *node)
 	char *b = NULL;
 	size_t total;
 	size_t len;
-	const char *p;
-	int slashes = 0;
 
-	if (strncmp(node->path, "target/core/", 12) ||
-	    strcmp(node->name, "control"))
+	if (strcmp(node->name, "control") || dir_len < 2)
 		return NULL;
-	for (p = hba; *p; p++)
-		slashes += *p == '/';
-	if (slashes != 2)
-		return NULL;
+	/* The directory, "/control" cut: a backstore's, or no LIO's. */
 	info_path = strdup(node->path);
-	info = xmalloc(CFS_VALUE_MAX + 1);
 	if (!info_path)
 		cfs_out_of_memory();
-	strcpy(info_path + strlen(info_path) - strlen("control"), "info");
+	info_path[dir_len - 1] = '\0';
+	if (!path_is_lio_backstore(info_path)) {
+		free(info_path);
+		return NULL;
+	}
+	info_path[dir_len - 1] = '/';
+	hba = node->path + strlen("target/core/");
+	info = xmalloc(CFS_VALUE_MAX + 1);
+	strcpy(info_path + dir_len, "info");
 	if (fs_read(s->fs, info_path, info, CFS_VALUE_MAX, &len, &total) ||
 	    memchr(info, '\0', len))
 		goto out;
