@@ -323,8 +323,21 @@ trees_as_saved() {
 	[ -L "$cfs/nvmet/ports/1/subsystems/$nqn" ] &&
 	[ -d "$cfs/target/core/rd_mcp_1/cngdisk" ] &&
 	[ -L "$cfs/usb_gadget/cng/configs/c.1/acm.usb0" ] &&
-	configfs diff "$save" nvmet && configfs diff "$save" target &&
+	configfs diff "$save" nvmet && configfs diff "$save" target/core &&
 	configfs diff "$save" usb_gadget
+}
+
+# target/dbroot is the host's: once rtslib-fb-targetctl has set its own
+# (python3-rtslib-fb's postinst starts it), the saved one cannot be set
+# back, and the unit's restore says so and goes on (seventh run: it
+# failed there).
+dbroot_left_with_a_warning() {
+	local saved
+	saved=$(sed -n 's|^set target/dbroot ||p' "$save")
+	echo "dbroot: $(cat "$cfs/target/dbroot"), saved: $saved"
+	[ "$(cat "$cfs/target/dbroot")" = "$saved" ] ||
+		journalctl -b -u configfs-restore.service --no-pager |
+			grep 'target/dbroot: warning: left as it is'
 }
 
 tree_saved_and_unit_started() {
@@ -477,7 +490,8 @@ unit_beside_rtslib_fb_targetctl() {
 # dpkg -r stops the unit (the tree it restored goes) while its program
 # is still there.
 remove_stops_the_unit() {
-	systemctl start configfs-restore.service && trees_as_saved || return 1
+	systemctl start configfs-restore.service && trees_as_saved &&
+		dbroot_left_with_a_warning || return 1
 	dpkg -r configfs-ng-tools configfs-ng-dkms || return 1
 	! systemctl -q is-active configfs-restore.service &&
 	[ -z "$(ls -A "$cfs/nvmet/subsystems")" ] &&
