@@ -455,7 +455,7 @@ static bool restore_reports_a_store_returning_zero(void)
 	return true;
 }
 
-/* LIO's: a new dbroot only while no fabric driver is registered. */
+/* LIO's: a new dbroot only while no backstore exists. */
 static int dbroot_store(struct fake *fake, const char *path, const char *v)
 {
 	(void)fake;

@@ -418,8 +418,8 @@ int read_whole_file(const char *file, char **text, size_t *len)
  * Is @path a setting of the host rather than of the tree, which another
  * program may have set first and the kernel may refuse to change? LIO's
  * target/dbroot, the directory of its metadata files: the kernel takes
- * a new one only while no fabric driver is registered and only when it
- * exists, and rtslib-fb-targetctl sets its own at its start. restore
+ * a new one only while no backstore exists, and only a directory that
+ * is there; rtslib-fb-targetctl sets its own at its start. restore
  * warns when it cannot set one, and goes on.
  */
 bool path_is_host_setting(const char *path)
@@ -430,11 +430,11 @@ bool path_is_host_setting(const char *path)
 /* Is @dir a LIO backstore, target/core/HBA/DEVICE (two names, no more)? */
 bool path_is_lio_backstore(const char *dir)
 {
-	const char *hba = dir + strlen("target/core/");
-	const char *slash;
+	const char *hba, *slash;
 
 	if (strncmp(dir, "target/core/", strlen("target/core/")))
 		return false;
+	hba = dir + strlen("target/core/");
 	slash = strchr(hba, '/');
 	return slash && slash != hba && slash[1] && !strchr(slash + 1, '/');
 }
