@@ -160,10 +160,21 @@ core_with() {
 		echo "ccflags-y	:= '-Dpr_fmt(fmt)=KBUILD_MODNAME \": \" fmt'"
 	} > "$fs/Makefile"
 	# A later part's rewrite keeps what an earlier part added.
-	[ ! -d "$fs/helpers" ] ||
-		sed -i 's|^obj-$(CONFIG_CONFIGFS_FS)\t+= configfs.o$|&\nobj-$(CONFIG_CONFIGFS_HELPERS)\t+= helpers/|' \
-			"$fs/Makefile"
+	[ ! -d "$fs/helpers" ] || link_helpers
 	defs=("${saved[@]}")
+}
+
+# link_helpers: fs/configfs/Makefile descends into helpers/.
+link_helpers() {
+	local mk=$ksrc/fs/configfs/Makefile
+
+	grep -q 'helpers/' "$mk" ||
+		sed -i 's|^obj-$(CONFIG_CONFIGFS_FS)\t+= configfs.o$|&\nobj-$(CONFIG_CONFIGFS_HELPERS)\t+= helpers/|' \
+			"$mk"
+	grep -q 'helpers/' "$mk" || {
+		echo "intree.sh: cannot add helpers/ to $mk" >&2
+		exit 1
+	}
 }
 
 # Before the switch (core), the new implementation's files whose names
@@ -238,13 +249,7 @@ helpers() {
 		echo
 		echo "configfs_helpers-objs	:= $(objs "$top/helpers/Kbuild" configfs_helpers)"
 	} > "$fs/helpers/Makefile"
-	grep -q 'helpers/' "$fs/Makefile" ||
-		sed -i 's|^obj-$(CONFIG_CONFIGFS_FS)\t+= configfs.o$|&\nobj-$(CONFIG_CONFIGFS_HELPERS)\t+= helpers/|' \
-			"$fs/Makefile"
-	grep -q 'helpers/' "$fs/Makefile" || {
-		echo "intree.sh: cannot add helpers/ to $fs/Makefile" >&2
-		exit 1
-	}
+	link_helpers
 	if ! grep -q '^config CONFIGFS_HELPERS' "$fs/Kconfig"; then
 		cat >> "$fs/Kconfig" <<'EOF'
 
