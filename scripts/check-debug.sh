@@ -10,7 +10,8 @@
 #
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
 # lists below; a list named and missing fails); DEBUG_SELFTEST=0 (no
-# self-test).
+# self-test); DEBUG_SHARDS (parts each module's list is cut into, 3) and
+# DEBUG_GUESTS (guests at once, the host's cores).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 out=${CHECK_OUT:-$BUILD/check}/debug
@@ -52,36 +53,79 @@ export APPEND="kmemleak=on ${APPEND:-}"
 
 ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
 
-# The runner's debug self-test boots its own guest beside the suites'
-# (TCG runs a guest on about one core; make check's host has two): its
-# verdicts are read once the suites are done.
-selftest_guest() {
-	LABEL="debug-selftest:" "$TOP/tests/harness/guest-suite.sh" "${CONFIGFS%% *}" \
-		"$TOP/tests/harness/selftest-debug.list" "$out/selftest" \
-		> "$out/selftest.tap" 2>&1
-}
-if [ "${DEBUG_SELFTEST:-1}" != 0 ]; then
-	selftest_guest &
-	selftest_pid=$!
-fi
+# TCG runs a guest on about one core, and the debug suites are make
+# check's longest part: each module's list is cut into DEBUG_SHARDS
+# parts, dealt out test by test, and the parts (with the runner's debug
+# self-test, its own guest) run DEBUG_GUESTS at a time, each taking the
+# next part when its guest is done. Never more guests than cores: a
+# guest slowed by a third one could meet its tests' timeouts.
+shards=${DEBUG_SHARDS:-3}
+[ "$shards" -gt "$ntests" ] && shards=$ntests
+[ "$shards" -ge 1 ] || shards=1
+guests=${DEBUG_GUESTS:-$(nproc)}
+for ((s = 1; s <= shards; s++)); do
+	grep -v '^[[:space:]]*\(#\|$\)' "$out/check.list" |
+		awk -v n="$shards" -v s="$s" '(NR - 1) % n == s - 1' \
+		> "$out/check-$s.list"
+done
 
+jobs=()
+[ "${DEBUG_SELFTEST:-1}" != 0 ] && jobs+=(selftest)
 ncf=0
 for cf in ${CONFIGFS:-ours stock}; do
-	echo "# debug kernel suite on $cf configfs"
-	tap_stream "debug_suite_on_$cf" env LABEL="debug-$cf:" \
-		"$TOP/tests/harness/guest-suite.sh" "$cf" "$out/check.list" \
-		"$out/guest-$cf"
+	for ((s = 1; s <= shards; s++)); do
+		jobs+=("$cf:$s")
+	done
 	ncf=$((ncf + 1))
+done
+
+# run_job JOB: the self-test, or part S of module CF's list ("CF:S"),
+# its TAP to $out/JOB.tap (and .rc).
+run_job() {
+	local cf=${1%:*} s=${1#*:}
+	if [ "$1" = selftest ]; then
+		LABEL="debug-selftest:" "$TOP/tests/harness/guest-suite.sh" \
+			"${CONFIGFS%% *}" "$TOP/tests/harness/selftest-debug.list" \
+			"$out/selftest" > "$out/selftest.tap" 2>&1
+		return
+	fi
+	tap_start "$out/guest-$cf-$s.tap" env LABEL="debug-$cf:" \
+		"$TOP/tests/harness/guest-suite.sh" "$cf" "$out/check-$s.list" \
+		"$out/guest-$cf-$s"
+	wait
+}
+
+# worker: take the next job of the queue until none is left.
+worker() {
+	local i
+	while :; do
+		# shellcheck disable=SC2016 # the inner shell expands them
+		i=$(flock "$out/queue" sh -c 'read -r n < "$1"; echo $((n + 1)) > "$1"; echo "$n"' _ "$out/queue")
+		[ "$i" -lt "${#jobs[@]}" ] || return 0
+		run_job "${jobs[$i]}"
+	done
+}
+echo 0 > "$out/queue"
+for ((w = 0; w < guests; w++)); do
+	worker &
+done
+wait
+
+for cf in ${CONFIGFS:-ours stock}; do
+	for ((s = 1; s <= shards; s++)); do
+		echo "# debug kernel suite on $cf configfs, part $s of $shards"
+		tap_stream "debug_suite_on_${cf}_part_$s" \
+			tap_replay "$out/guest-$cf-$s.tap"
+	done
 done
 
 # DEBUG_SELFTEST=0 (make fuzz-syscalls): a fuzzing run, no self-test.
 if [ "${DEBUG_SELFTEST:-1}" = 0 ]; then
-	echo "1..$((tap_n + ncf * (ntests + 1)))"
+	echo "1..$((tap_n + ncf * (ntests + shards)))"
 	exit 0
 fi
 
 echo "# the runner's debug self-test (run beside the suites)"
-wait "$selftest_pid"
 sed 's/^/    # /' "$out/selftest.tap"
 expect() {	# expect NAME PATTERN
 	tap_n=$((tap_n + 1))
@@ -131,5 +175,5 @@ else
 	echo "not ok $tap_n debug_runner_gives_each_test_one_line"
 fi
 
-# Each suite's tests and its final check, and this script's own results.
-echo "1..$((tap_n + ncf * (ntests + 1)))"
+# Each part's tests and its final check, and this script's own results.
+echo "1..$((tap_n + ncf * (ntests + shards)))"
