@@ -24,6 +24,7 @@
 #   make bench        benchmarks, ours vs stock vs tmpfs (QUICK=1: short)
 #   make bench-fakenbd  fakenbd's I/O against nbd.ko's, with fio
 #   make bench-profile  where the time of a mkdir goes (function_graph)
+#   make bench-smp      two processes over one, on two vCPUs (issue 37)
 #   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads;
 #                       PERF_STATS=1: stats)
 #   make lint         the static checks alone
@@ -245,6 +246,10 @@ bench-profile: all
 bench-perf: all
 	scripts/bench-perf.sh
 
+# One process against two at once on a 2-vCPU guest: ours, stock, tmpfs
+bench-smp: all
+	scripts/bench-smp.sh
+
 lint: module helpers
 	tests/harness/check.sh lint
 
@@ -332,6 +337,6 @@ clean:
 .PHONY: all prereqs module helpers samples testmods drivers tool guest-progs series check-intree \
 	run check guest \
 	check-debug check-kernel check-arm64 check-targetcli fuzz fuzz-debug fuzz-syscalls \
-	soak bench bench-fakenbd bench-profile bench-perf lint clean deb check-deb \
+	soak bench bench-fakenbd bench-profile bench-perf bench-smp lint clean deb check-deb \
 	install-fallback uninstall \
 	dkms-install install-tool install

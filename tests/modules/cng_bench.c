@@ -8,6 +8,10 @@
  *     items/                 mkdir makes an item with $attrs attributes a0..
  *     trees/                 mkdir makes a group with $children default
  *                            child groups c0.., each empty
+ *     items_b/               a second items/: two processes in two
+ *                            directories of one subsystem (make bench-smp)
+ *   /sys/kernel/config/cng_bench_b/
+ *     items/                 the same items, in a second subsystem
  *
  * Both parameters may change between two mkdirs: each item keeps the
  * attribute count it was made with, each tree its children.
@@ -228,13 +232,28 @@ static const struct config_item_type cng_bench_root_type = {
 };
 
 static struct config_group cng_bench_items_group;
+static struct config_group cng_bench_items_b_group;
 static struct config_group cng_bench_trees_group;
+static struct config_group cng_bench_b_items_group;
 
 static struct configfs_subsystem cng_bench_subsys = {
 	.su_group = {
 		.cg_item = {
 			.ci_namebuf = "cng_bench",
 			.ci_type = &cng_bench_root_type,
+		},
+	},
+};
+
+static const struct config_item_type cng_bench_b_root_type = {
+	.ct_owner = THIS_MODULE,
+};
+
+static struct configfs_subsystem cng_bench_b_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = "cng_bench_b",
+			.ci_type = &cng_bench_b_root_type,
 		},
 	},
 };
@@ -392,6 +411,7 @@ err_remove:
 static int __init cng_bench_init(void)
 {
 	struct config_group *root = &cng_bench_subsys.su_group;
+	struct config_group *root_b = &cng_bench_b_subsys.su_group;
 	int ret;
 
 	cng_bench_init_types();
@@ -410,14 +430,33 @@ static int __init cng_bench_init(void)
 	config_group_init_type_name(&cng_bench_trees_group, "trees",
 				    &cng_bench_trees_type);
 	configfs_add_default_group(&cng_bench_trees_group, root);
+	config_group_init_type_name(&cng_bench_items_b_group, "items_b",
+				    &cng_bench_items_type);
+	configfs_add_default_group(&cng_bench_items_b_group, root);
+	config_group_init(root_b);
+	mutex_init(&cng_bench_b_subsys.su_mutex);
+	config_group_init_type_name(&cng_bench_b_items_group, "items",
+				    &cng_bench_items_type);
+	configfs_add_default_group(&cng_bench_b_items_group, root_b);
+
 	ret = configfs_register_subsystem(&cng_bench_subsys);
 	if (ret)
-		cng_bench_twin_remove();
+		goto err_twin;
+	ret = configfs_register_subsystem(&cng_bench_b_subsys);
+	if (ret)
+		goto err_unregister;
+	return 0;
+
+err_unregister:
+	configfs_unregister_subsystem(&cng_bench_subsys);
+err_twin:
+	cng_bench_twin_remove();
 	return ret;
 }
 
 static void __exit cng_bench_exit(void)
 {
+	configfs_unregister_subsystem(&cng_bench_b_subsys);
 	configfs_unregister_subsystem(&cng_bench_subsys);
 	cng_bench_twin_remove();
 }
