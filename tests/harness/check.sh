@@ -7,7 +7,8 @@
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
 # with "kernel", the second kernel alone (scripts/check-kernel.sh); with
 # "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1
-# (scripts/check-arm64.sh).
+# (scripts/check-arm64.sh); with "short", the fuzzer, the benchmark's
+# quick set, the demo and the runner's self-test alone.
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
 # host tests, the guest suite once per module named in $CONFIGFS
@@ -331,6 +332,24 @@ fuzz_steps() {
 		"$TOP/scripts/fuzz-diff.sh" 300 0 60
 }
 
+# The steps of one guest each: the fuzzer, the runner's self-test, the
+# benchmark's quick set and the demo. A guest of shell tests keeps about
+# one of the host's two cores busy, so they run two at a time, each pair
+# of lines in the order below; their streams are shown once both are
+# done. No time is judged in any of them.
+short_guests() {
+	{
+		timed fuzz_steps
+		timed runner_selftest
+	} > "$out/short-1.tap" 2>&1 &
+	{
+		timed step bench_quick_set_reports_every_target bench_quick_set
+		timed step demo_of_make_run_runs_to_its_end demo_runs
+	} > "$out/short-2.tap" 2>&1 &
+	wait
+	cat "$out/short-1.tap" "$out/short-2.tap"
+}
+
 # timed CMD...: run CMD, then say how long it took (where the budget goes).
 timed() {
 	local t=$SECONDS
@@ -350,16 +369,14 @@ timed() {
 		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
 	intree)
 		tap_stream intree "$TOP/scripts/check-intree.sh" ;;
+	short)	short_guests ;;
 	*)	timed lint_steps
 		timed host_tests
 		timed step deb_packages_build_lintian_clean deb_packages
 		timed deb_contents
 		timed guest_suites
 		timed second_kernel
-		timed fuzz_steps
-		timed step bench_quick_set_reports_every_target bench_quick_set
-		timed step demo_of_make_run_runs_to_its_end demo_runs
-		timed runner_selftest
+		timed short_guests
 		timed debug_suites "${CONFIGFS%% *}" ;;
 	esac
 } | "$TOP/tests/harness/tap-judge.sh" | tap
