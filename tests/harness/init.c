@@ -780,16 +780,19 @@ static void unload_unused(const struct modules *keep)
 /*
  * A test must unload what it loaded. Names in @left (space-separated) the
  * modules loaded now that were not in @before, unloads them so that the
- * next test starts as this one did, and shows those that stay. Returns
- * false when there were any, or when /proc/modules cannot be read.
+ * next test starts as this one did, and shows those that stay; @stuck
+ * says whether any stayed (still in use: the next test would start from
+ * another state). Returns false when there were any, or when
+ * /proc/modules cannot be read.
  */
 static bool unload_leftovers(const struct modules *before, char *left,
-			     size_t size)
+			     size_t size, bool *stuck)
 {
 	struct modules now;
 	size_t len = 0;
 	int i;
 
+	*stuck = false;
 	left[0] = '\0';
 	if (!read_modules(&now)) {
 		snprintf(left, size, "(/proc/modules: %s)", strerror(errno));
@@ -802,11 +805,16 @@ static bool unload_leftovers(const struct modules *before, char *left,
 	if (!len)
 		return true;
 	unload_unused(before);
-	if (read_modules(&now))
-		for (i = 0; i < now.n; i++)
-			if (!has_module(before, now.name[i]))
-				say("    # still loaded after the test: %s (%d users)\n",
-				    now.name[i], now.refs[i]);
+	if (!read_modules(&now)) {
+		*stuck = true;
+		return false;
+	}
+	for (i = 0; i < now.n; i++)
+		if (!has_module(before, now.name[i])) {
+			say("    # still loaded after the test: %s (%d users)\n",
+			    now.name[i], now.refs[i]);
+			*stuck = true;
+		}
 	return false;
 }
 
@@ -896,7 +904,7 @@ static void run_tests(void)
 	double last_end;
 	char why[512];
 	char left[256];
-	bool clean;
+	bool clean, stuck;
 
 	say("#cng-boot configfs=%s start=%d tests=%d\n", which_configfs,
 	    start_at, n);
@@ -953,7 +961,7 @@ static void run_tests(void)
 			add_reason(why, sizeof(why),
 				   "%d processes it left survive SIGKILL",
 				   survivors);
-		if (!unload_leftovers(&before, left, sizeof(left)))
+		if (!unload_leftovers(&before, left, sizeof(left), &stuck))
 			add_reason(why, sizeof(why), "left loaded: %s", left);
 		if (res == RUN_EXITED)
 			skip = add_exit_reason(why, sizeof(why), status);
@@ -978,6 +986,12 @@ static void run_tests(void)
 		if (survivors && i + 1 < n) {
 			say("#cng-abort test %d left processes SIGKILL does not end\n",
 			    i + 1);
+			return;
+		}
+		/* A module in use (a tree a killed test built) stays. */
+		if (stuck && i + 1 < n) {
+			say("#cng-abort test %d left modules in use: %s\n",
+			    i + 1, "a new boot for the next test");
 			return;
 		}
 	}

@@ -212,20 +212,25 @@ result goes_on_after_a_short_test has "$t" '^ok 16 [^ ]*runner/pass.sh'
 result fails_a_test_that_leaves_a_module_loaded \
 	has "$t" '^not ok 17 [^ ]*runner/leftover.sh # left loaded: cng_fault$'
 result unloads_what_a_test_left_loaded has "$t" '^ok 18 [^ ]*runner/pass.sh'
+result fails_a_test_that_leaves_a_module_in_use \
+	has "$t" '^not ok 19 [^ ]*runner/inuse.sh # left loaded: cng_test$'
+result boots_again_after_a_module_left_in_use \
+	has "$t" '# guest aborted: test 19 left modules in use: a new boot for the next test'
+result runs_the_next_test_on_the_new_boot has "$t" '^ok 20 [^ ]*runner/pass.sh'
 result fails_a_module_test_whose_module_does_not_load \
-	has "$t" '^not ok 19 [^ ]*runner/nullb_broken.sh # exit status 1$'
+	has "$t" '^not ok 21 [^ ]*runner/nullb_broken.sh # exit status 1$'
 result fails_a_test_whose_verdict_the_guest_lost \
-	has "$t" '^not ok 21 [^ ]*runner/pass.sh # guest aborted: init: fork: '
-result boots_again_after_a_lost_verdict has "$t" '^ok 22 [^ ]*runner/pass.sh'
+	has "$t" '^not ok 23 [^ ]*runner/pass.sh # guest aborted: init: fork: '
+result boots_again_after_a_lost_verdict has "$t" '^ok 24 [^ ]*runner/pass.sh'
 result times_out_a_test_that_left_processes \
-	has "$t" '^not ok 23 [^ ]*runner/orphan.sh # timed out'
+	has "$t" '^not ok 25 [^ ]*runner/orphan.sh # timed out'
 result shows_what_it_killed \
 	has "$t" '# killed [0-9]+ \(sh, uid 1000\), left by the test'
-result kills_what_a_timed_out_test_left has "$t" '^ok 24 [^ ]*runner/alone.sh'
+result kills_what_a_timed_out_test_left has "$t" '^ok 26 [^ ]*runner/alone.sh'
 result waits_for_a_late_report_before_the_last_scan \
-	has "$t" '^not ok 26 [^ ]*unload_all_modules # kernel log reports a bug'
+	has "$t" '^not ok 28 [^ ]*unload_all_modules # kernel log reports a bug'
 result shows_the_late_report has "$t" '# >>> INFO: task cng-late:1 blocked'
-result counts_the_verdicts has "$out/tap" ': 13 passed, 13 failed$'
+result counts_the_verdicts has "$out/tap" ': 14 passed, 14 failed$'
 result gives_each_test_one_line tap_adds_up < "$out/tap"
 result exits_nonzero_on_failures test "$status" -ne 0
 echo "1..$n"
