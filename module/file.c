@@ -357,7 +357,7 @@ static __poll_t cng_attr_poll(struct file *file, poll_table *wait)
 {
 	struct cng_buffer *buffer = file->private_data;
 
-	cng_poll_wait(file, wait);
+	cng_poll_wait(file, buffer->node, wait);
 	if (READ_ONCE(buffer->event) != cng_poll_event(file) ||
 	    cng_node_gone(buffer->node))
 		return DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI;

@@ -264,7 +264,7 @@ void cng_inode_forget(struct super_block *sb, struct cng_node *node,
 
 	/* Pollers of its files see it gone. */
 	if (is_dir)
-		cng_poll_wake();
+		cng_poll_wake(node);
 	inode = ilookup(sb, cng_node_ino(node, 0));
 	if (inode) {
 		if (is_dir)

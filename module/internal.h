@@ -656,8 +656,10 @@ static inline void cng_report_exit(void) { }
 /* notify.c */
 #ifndef CNG_INTREE_NO_NOTIFY
 int cng_poll_event(struct file *file);
-void cng_poll_wait(struct file *file, struct poll_table_struct *wait);
-void cng_poll_wake(void);
+void cng_poll_wait(struct file *file, struct cng_node *node,
+		   struct poll_table_struct *wait);
+void cng_poll_wake(struct cng_node *node);
+void cng_notify_init(void);
 void cng_notify_exit(void);
 #else
 static inline int cng_poll_event(struct file *file)
@@ -665,7 +667,8 @@ static inline int cng_poll_event(struct file *file)
 	return 0;
 }
 
-static inline void cng_poll_wake(void) { }
+static inline void cng_poll_wake(struct cng_node *node) { }
+static inline void cng_notify_init(void) { }
 static inline void cng_notify_exit(void) { }
 #endif
 

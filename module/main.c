@@ -22,6 +22,7 @@ static int __init cng_init(void)
 	ret = cng_report_init();
 	if (ret)
 		goto err_inode_exit;
+	cng_notify_init();
 	ret = cng_mount_init();
 	if (ret)
 		goto err_report_exit;

@@ -17,6 +17,7 @@
 #include <linux/configfs.h>
 #include <linux/fs.h>
 #include <linux/fsnotify.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
@@ -53,8 +54,19 @@ struct cng_notice {
 static LIST_HEAD(cng_notices);
 static DEFINE_SPINLOCK(cng_notices_lock);
 
-/* Pollers of every file, woken by removals. */
-static DECLARE_WAIT_QUEUE_HEAD(cng_gone_wq);
+/*
+ * Pollers waiting for their item to go, hashed by the item's node: a
+ * removal wakes one bucket, and each poller there checks its own item.
+ * One queue for every poller woke them all at each rmdir: a thousand
+ * pollers, a thousand items removed, half a million wake-ups.
+ */
+#define CNG_GONE_WQ_BITS	6
+static wait_queue_head_t cng_gone_wq[1 << CNG_GONE_WQ_BITS];
+
+static wait_queue_head_t *cng_gone_wq_of(const struct cng_node *node)
+{
+	return &cng_gone_wq[hash_ptr(node, CNG_GONE_WQ_BITS)];
+}
 
 static void cng_notify_workfn(struct work_struct *work);
 static DECLARE_WORK(cng_notify_work, cng_notify_workfn);
@@ -206,27 +218,41 @@ int cng_poll_event(struct file *file)
 /**
  * cng_poll_wait() - poll_wait() on an attribute's queues
  * @file: the open attribute
+ * @node: its item's directory
  * @wait: the poll table
  *
- * The file's own queue, for its changes, and the shared one, for
- * removals.
+ * The file's own queue, for its changes, and its item's removal queue.
  *
  * Context: process.
  */
-void cng_poll_wait(struct file *file, poll_table *wait)
+void cng_poll_wait(struct file *file, struct cng_node *node, poll_table *wait)
 {
 	poll_wait(file, &CNG_I(file_inode(file))->poll_wq, wait);
-	poll_wait(file, &cng_gone_wq, wait);
+	poll_wait(file, cng_gone_wq_of(node), wait);
 }
 
 /**
- * cng_poll_wake() - wake pollers to see that a file's item went
+ * cng_poll_wake() - wake pollers to see that an item went
+ * @node: the item's directory, gone (cng_node_gone())
  *
  * Context: any.
  */
-void cng_poll_wake(void)
+void cng_poll_wake(struct cng_node *node)
 {
-	wake_up_interruptible_all(&cng_gone_wq);
+	wake_up_interruptible_all(cng_gone_wq_of(node));
+}
+
+/**
+ * cng_notify_init() - make the removal queues ready
+ *
+ * Context: module init.
+ */
+void cng_notify_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cng_gone_wq); i++)
+		init_waitqueue_head(&cng_gone_wq[i]);
 }
 
 /**

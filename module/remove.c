@@ -328,7 +328,7 @@ int cng_remove_dir(struct cng_node *top)
 		cng_node_put(node);
 	} while (node != top);
 	/* Pollers of the top's files see it gone, as for the nodes below. */
-	cng_poll_wake();
+	cng_poll_wake(top);
 	return 0;
 }
 

@@ -233,12 +233,13 @@ static long switches(pid_t tid)
 	return p ? atol(p + 26) : -1;
 }
 
-static long others_switches(void)
+/* The context switches of pollers FIRST and after, all alive. */
+static long switches_from(int first)
 {
 	long sum = 0;
 	int i;
 
-	for (i = 1; i < NPOLL; i++)
+	for (i = first; i < NPOLL; i++)
 		sum += switches(pollers[i].tid);
 	return sum;
 }
@@ -282,7 +283,7 @@ static bool t_change_wakes_its_pollers_only(void)
 		while (!__atomic_load_n(&pollers[i].tid, __ATOMIC_SEQ_CST))
 			usleep(1000);
 	sleep(2);
-	before = others_switches();
+	before = switches_from(1);
 	t0 = now();
 	for (j = 1; j <= NCHANGE; j++) {
 		if (put(ITEMS "/p0/tick", "1"))
@@ -294,14 +295,30 @@ static bool t_change_wakes_its_pollers_only(void)
 	}
 	say("%d changes seen by the poller of p0 in %.2f s", j - 1,
 	    now() - t0);
-	after = others_switches();
+	after = switches_from(1);
 	EXPECT(j == NCHANGE + 1);
 	say("the %d other pollers: %ld context switches meanwhile", NPOLL - 1,
 	    after - before);
 	/* A wake-up each would be NCHANGE * (NPOLL - 1). */
 	EXPECT(before >= 0 && after - before < NPOLL / 10);
+	/*
+	 * A removal wakes its item's pollers with POLLERR (their threads
+	 * end), and only a few others: the first NCHANGE rmdirs, watched
+	 * from the pollers that stay.
+	 */
+	before = switches_from(NCHANGE);
+	for (i = 0; i < NCHANGE; i++) {
+		snprintf(path, sizeof(path), ITEMS "/p%d", i);
+		if (rmdir(path))
+			break;
+	}
+	after = switches_from(NCHANGE);
+	EXPECT(i == NCHANGE);
+	say("%d removals: %ld context switches of the %d other pollers",
+	    NCHANGE, after - before, NPOLL - NCHANGE);
+	/* A wake-up each would be NCHANGE * (NPOLL - NCHANGE). */
+	EXPECT(before >= 0 && after - before < NCHANGE * (NPOLL - NCHANGE) / 8);
 out:
-	/* Removal wakes every poller with POLLERR; their threads end. */
 	for (i = 0; i < made; i++) {
 		snprintf(path, sizeof(path), ITEMS "/p%d", i);
 		rmdir(path);
@@ -321,7 +338,7 @@ static const struct ktap_case cases[] = {
 	{ "inotify_modify_on_file_and_directory_coalesced", t_inotify },
 	{ "poller_wakes_with_error_when_the_item_goes", t_removed_while_polled },
 	{ "rmdir_alone_wakes_the_poller_with_error", t_rmdir_wakes_poller },
-	{ "a_change_wakes_only_its_own_files_pollers",
+	{ "a_change_or_removal_wakes_few_other_pollers",
 	  t_change_wakes_its_pollers_only },
 };
 
