@@ -29,7 +29,8 @@
 # twins of KVER and of SECOND_KVER, or of the newest 6.12, as make check
 # takes them)
 # Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; ARM64_BOOT,
-# CONFIGFS, ARM64_LISTS (default: the smoke and conformance lists and
+# CONFIGFS, ARM64_LISTS (default: the smoke, ABI, conformance,
+# differences, extensions and helpers lists and
 # tests/clients/arm64-clients.list; a name is tests/AREA/NAME.list, a
 # path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
 # suites here).
@@ -291,7 +292,8 @@ boot_one() {
 	fi
 	tap_prefix=$label
 	# shellcheck disable=SC2086 # names, none with a space
-	tap_lists "$o/boot.list" ${ARM64_LISTS:-00-smoke 10-conformance \
+	tap_lists "$o/boot.list" ${ARM64_LISTS:-00-smoke 05-abi 10-conformance \
+		13-differences 17-extensions 17-helpers \
 		tests/clients/arm64-clients.list}
 	ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$o/boot.list")
 	for cf in ${CONFIGFS:-ours stock}; do
