@@ -27,6 +27,8 @@
 #   make bench-smp      two processes over one, on two vCPUs (issue 37)
 #   make bench-perf     where it goes, sampled by perf (PERF_READS=1: reads;
 #                       PERF_STATS=1: stats)
+#   make bench-clients  targetcli, nvmetcli and the tool on big trees, ours
+#                       vs stock (BENCH_CLIENTS_QUICK=1: 20 LUNs, one round)
 #   make lint         the static checks alone
 #   make deb          the Debian packages, into build/deb (docs/packaging.md)
 #   make check-deb    the packages proved in a Debian guest (GUEST_KVERS=...)
@@ -250,6 +252,12 @@ bench-perf: all
 bench-smp: all
 	scripts/bench-smp.sh
 
+# Real clients on big trees, ours against stock, in one Debian guest:
+# BENCH_CLIENTS_N (LUNs: 1000 4000), BENCH_CLIENTS_M (nvmet subsystems:
+# 1000), BENCH_CLIENTS_ROUNDS (3); BENCH_CLIENTS_QUICK=1: 20, 20, 1
+bench-clients: all
+	scripts/bench-clients.sh
+
 lint: module helpers
 	tests/harness/check.sh lint
 
@@ -337,6 +345,7 @@ clean:
 .PHONY: all prereqs module helpers samples testmods drivers tool guest-progs series check-intree \
 	run check guest \
 	check-debug check-kernel check-arm64 check-targetcli fuzz fuzz-debug fuzz-syscalls \
-	soak bench bench-fakenbd bench-profile bench-perf bench-smp lint clean deb check-deb \
+	soak bench bench-fakenbd bench-profile bench-perf bench-smp bench-clients \
+	lint clean deb check-deb \
 	install-fallback uninstall \
 	dkms-install install-tool install
