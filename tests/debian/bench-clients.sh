@@ -314,11 +314,13 @@ seed_nvmet() {
 # The namespaces' files: nvmet opens them with O_DIRECT, which this
 # kernel's tmpfs (the guest's /tmp) refuses.
 prepare() {
-	mkdir -p "$W" "$NSDIR" /etc/rtslib-fb-target &&	# targetcli's dbroot
 	# udev would probe each LUN's SCSI device; what it does is not
 	# configfs's (and sd_mod is then never loaded).
 	systemctl stop systemd-udevd-kernel.socket \
-		systemd-udevd-control.socket systemd-udevd.service &&
+		systemd-udevd-control.socket systemd-udevd.service ||
+		say "udev still runs"
+	mkdir -p "$W" "$NSDIR" /etc/rtslib-fb-target &&	# targetcli's dbroot
+	modprobe loop &&
 	truncate -s $((64 + SUBSYS / 8))M "$W/ns.img" &&
 	mkfs.ext4 -q -F -N $((SUBSYS + 64)) "$W/ns.img" &&
 	mount -o loop "$W/ns.img" "$NSDIR"
@@ -332,6 +334,7 @@ if [ "${CNG_BOOT:-1}" -gt 1 ]; then
 fi
 say "kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' \
 	/proc/meminfo) kB; python $($PY -c 'import sys; print(sys.version.split()[0])')"
+mkdir -p "$W"
 prepare > "$W/prepare.out" 2>&1
 result $? guest_prepared
 show "$W/prepare.out" 10
