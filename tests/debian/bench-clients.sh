@@ -89,7 +89,12 @@ rm_module() {
 }
 
 unload_all() {
-	local try
+	local try d
+	# targetcli makes a directory for each fabric it knows of (which
+	# loads its module) and leaves them: each pins its module.
+	for d in "$CFG"/target/*/; do
+		[ "$d" = "$CFG/target/core/" ] || rmdir "$d" 2>/dev/null
+	done
 	for try in 1 2 3 4 5; do
 		while grep -q " $CFG configfs " /proc/mounts; do
 			umount "$CFG" || break
@@ -196,13 +201,25 @@ step() {
 	fi
 }
 
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+# drop: the caches dropped, then the programs' own files read again:
+# cold is configfs's dentries and inodes, not the host's 9p reads.
+drop() {
+	sync && echo 3 > /proc/sys/vm/drop_caches &&
+	"${CFS_CMD[@]}" --version > /dev/null && ls --version > /dev/null
+}
+
+# warm: the clients' python files read again after a drop.
+warm() {
+	"${TCLI_CMD[@]}" --version > /dev/null 2>&1
+	[ -z "$NVBIN" ] || "$PY" -c 'import configshell, nvmet.nvme'
+}
 
 walks() {
 	drop && QUIET=1 step tree_cold "${CFS_CMD[@]}" tree &&
 	QUIET=1 step tree_warm "${CFS_CMD[@]}" tree &&
 	drop && QUIET=1 step ls_cold ls -lR "$CFG" &&
-	QUIET=1 step ls_warm ls -lR "$CFG"
+	QUIET=1 step ls_warm ls -lR "$CFG" &&
+	warm
 }
 
 # attrs ROOT: the attribute files under ROOT (each row's attrs column)
