@@ -43,16 +43,20 @@ fi
 systems=${BENCH_CLIENTS_SYSTEMS:-stock ours}
 luns=$(echo "$luns" | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//')
 nsys=$(echo "$systems" | wc -w)
-total=$subsys biggest=$subsys
+# What a run costs under TCG (measured on a loaded 2-core host): a python
+# client takes 3-9 s to start; each step of the tool or a client costs up
+# to ~0.2 s per LUN or subsystem; and targetcli restoreconfig grows with
+# the square of the LUNs (rtslib looks up every backstore for each LUN):
+# 25 s of work at 100 LUNs, still running after 17 minutes at 1000.
+# Each run is allowed twice that, the boot and the seeds 20 minutes.
+run_cost=0 biggest=$subsys
 for l in $luns; do
-	total=$((total + l))
+	run_cost=$((run_cost + 300 + 2 * (l * 3 + l * l / 400)))
 	[ "$l" -gt "$biggest" ] && biggest=$l
 done
-# Under TCG a python client takes ~20 s to start, and a LUN costs a few
-# hundred milliseconds per restore, save or removal of each tool; the
-# margin is for a loaded host. The one-LUN seeds and the boot come first.
-step_tmo=${BENCH_CLIENTS_STEP_TIMEOUT:-$((600 + biggest * 2))}
-tmo=${BENCH_CLIENTS_TIMEOUT:-$((1200 + rounds * nsys * (300 + total * 3)))}
+[ "$subsys" -gt 0 ] && run_cost=$((run_cost + 300 + subsys * 3))
+step_tmo=${BENCH_CLIENTS_STEP_TIMEOUT:-$((600 + biggest * biggest / 200))}
+tmo=${BENCH_CLIENTS_TIMEOUT:-$((1200 + rounds * nsys * run_cost))}
 tcli=$CNG_CACHE/targetcli
 mkdir -p "$out"
 rm -f "$out/results.csv" "$out/summary.md" "$out/guest.tap" \
