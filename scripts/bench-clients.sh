@@ -44,7 +44,7 @@ systems=${BENCH_CLIENTS_SYSTEMS:-stock ours}
 luns=$(echo "$luns" | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//')
 nsys=$(echo "$systems" | wc -w)
 # What a run costs under TCG (measured on a loaded 2-core host): a python
-# client takes 3-9 s to start; each step of the tool or a client costs up
+# client takes 2-9 s to start; each step of the tool or a client costs up
 # to ~0.2 s per LUN or subsystem; and targetcli restoreconfig grows with
 # the square of the LUNs (rtslib looks up every backstore for each LUN):
 # 25 s of work at 100 LUNs, still running after 17 minutes at 1000.
