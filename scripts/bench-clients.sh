@@ -62,20 +62,6 @@ mkdir -p "$out"
 rm -f "$out/results.csv" "$out/summary.md" "$out/guest.tap" \
 	"$out/stream.tap"
 
-fetch_targetcli() {
-	local d
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-gi \
-		python3-urwid python3-pyudev python3-pyparsing python3-six \
-		python3-configshell-fb || return 1
-	[ -f "$tcli/.stamp" ] && return 0
-	d=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
-	(cd "$d" && apt-get download -q targetcli-fb python3-rtslib-fb) &&
-	rm -rf "$tcli" && mkdir -p "$tcli" &&
-	for deb in "$d"/*.deb; do dpkg-deb -x "$deb" "$tcli" || return 1; done
-	rm -rf "$d"
-	touch "$tcli/.stamp"
-}
-
 # find_nvmetcli: sets nvbin and nvpy from NVMETCLI or the cache.
 find_nvmetcli() {
 	local dir=${NVMETCLI:-$CNG_CACHE/nvmetcli} d
@@ -115,7 +101,7 @@ guest() {
 for f in "$TOP/module/configfs.ko" "$TOP/tools/configfs/configfs"; do
 	[ -f "$f" ] || { echo "bench-clients: no $f (make)" >&2; exit 1; }
 done
-fetch_targetcli > "$out/fetch.log" 2>&1 ||
+"$TOP/scripts/fetch-targetcli.sh" "$tcli" > "$out/fetch.log" 2>&1 ||
 	tap_fail bench_clients:targetcli_fetched "$out/fetch.log"
 tap_ok bench_clients:targetcli_fetched
 nvbin='' nvpy=''

@@ -17,20 +17,8 @@ out=${CHECK_OUT:-$BUILD/check}/targetcli
 tcli=$CNG_CACHE/targetcli
 mkdir -p "$out"
 
-fetch() {
-	local d
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-gi \
-		python3-urwid python3-pyudev python3-pyparsing python3-six \
-		python3-configshell-fb || return 1
-	[ -f "$tcli/.stamp" ] && return 0
-	d=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
-	(cd "$d" && apt-get download -q targetcli-fb python3-rtslib-fb) &&
-	rm -rf "$tcli" && mkdir -p "$tcli" &&
-	for deb in "$d"/*.deb; do dpkg-deb -x "$deb" "$tcli" || return 1; done
-	rm -rf "$d"
-	touch "$tcli/.stamp"
-}
-fetch > "$out/fetch.log" 2>&1 || tap_fail targetcli:fetch "$out/fetch.log"
+"$TOP/scripts/fetch-targetcli.sh" "$tcli" > "$out/fetch.log" 2>&1 ||
+	tap_fail targetcli:fetch "$out/fetch.log"
 tap_ok targetcli:fetch
 
 ncf=0
