@@ -72,26 +72,11 @@ msc_find_disk() {
 
 no_disk() { ! msc_find_disk; }
 
-msc_io() {
-	dev=/dev/$MSC_SD
-	x dd if=/dev/urandom of=/tmp/msc.pat bs=4096 count=16 \
-		2>/dev/null || return
-	x dd if=/tmp/msc.pat of="$dev" bs=4096 seek=64 conv=fsync \
-		2>/dev/null || return
-	x same_data /tmp/msc.pat $IMG 65536 0 64 || return
-	x dd if=/dev/urandom of=/tmp/msc.pat bs=4096 count=16 \
-		2>/dev/null || return
-	x dd if=/tmp/msc.pat of=$IMG bs=4096 seek=512 conv=notrunc,fsync \
-		2>/dev/null || return
-	x blockdev --flushbufs "$dev" || return
-	x same_data /tmp/msc.pat "$dev" 65536 0 512 || return
-	rm -f /tmp/msc.pat
-}
 
 msc_verify_works() {
 	x wait_for 30 msc_find_disk || return
 	echo "# disk: /dev/$MSC_SD"
-	msc_io
+	disk_file_cross /dev/$MSC_SD $IMG 16 64 512
 }
 
 msc_unbind() {
@@ -119,7 +104,7 @@ msc_cleanup() {
 		rmdir_if $G/strings/0x409 || c_rc=1
 		rmdir_if $G || c_rc=1
 	fi
-	rm -f $IMG /tmp/msc.pat
+	rm -f $IMG /tmp/cross.pat
 	if [ -n "${MSC_MODS_BEFORE:-}" ]; then
 		wait_for 20 no_disk || c_rc=1
 		unload_since "$MSC_MODS_BEFORE" || c_rc=1

@@ -120,6 +120,25 @@ same_data() {
 	return 1
 }
 
+# disk_file_cross DEV FILE BLOCKS AT1 AT2: BLOCKS random 4 KiB blocks
+# written to the disk DEV at block AT1 land in its backing FILE there;
+# BLOCKS more written to FILE at AT2 read back through DEV.
+disk_file_cross() {
+	dfc_pat=/tmp/cross.pat
+	x dd if=/dev/urandom of=$dfc_pat bs=4096 count="$3" \
+		2>/dev/null || return
+	x dd if=$dfc_pat of="$1" bs=4096 seek="$4" conv=fsync \
+		2>/dev/null || return
+	x same_data $dfc_pat "$2" $(($3 * 4096)) 0 "$4" || return
+	x dd if=/dev/urandom of=$dfc_pat bs=4096 count="$3" \
+		2>/dev/null || return
+	x dd if=$dfc_pat of="$2" bs=4096 seek="$5" conv=notrunc,fsync \
+		2>/dev/null || return
+	x blockdev --flushbufs "$1" || return
+	x same_data $dfc_pat "$1" $(($3 * 4096)) 0 "$5" || return
+	rm -f $dfc_pat
+}
+
 # critical NAME CMD...: a `check` (from ../lib.sh) that the rest of the
 # test depends on; when it fails, bail out (the EXIT trap cleans up).
 critical() {

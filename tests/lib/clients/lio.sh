@@ -80,19 +80,7 @@ lio_find_disk() {
 # lio_io: 1 MiB through the disk lands in the file; 1 MiB written to the
 # file reads back through the disk.
 lio_io() {
-	dev=/dev/$LIO_SD
-	x dd if=/dev/urandom of=/tmp/lio.pat bs=4096 count=256 \
-		2>/dev/null || return
-	x dd if=/tmp/lio.pat of="$dev" bs=4096 seek=512 conv=fsync \
-		2>/dev/null || return
-	x same_data /tmp/lio.pat $LIO_IMG 1048576 0 512 || return
-	x dd if=/dev/urandom of=/tmp/lio.pat bs=4096 count=256 \
-		2>/dev/null || return
-	x dd if=/tmp/lio.pat of=$LIO_IMG bs=4096 seek=1536 \
-		conv=notrunc,fsync 2>/dev/null || return
-	x blockdev --flushbufs "$dev" || return
-	x same_data /tmp/lio.pat "$dev" 1048576 0 1536 || return
-	rm -f /tmp/lio.pat
+	disk_file_cross /dev/$LIO_SD $LIO_IMG 256 512 1536
 }
 
 lio_verify_works() {
@@ -123,7 +111,7 @@ lio_cleanup() {
 		rmdir_if $LIO_DEV || c_rc=1
 		rmdir_if $T/core/fileio_0 || c_rc=1
 	fi
-	rm -f $LIO_IMG /tmp/lio.pat
+	rm -f $LIO_IMG /tmp/cross.pat
 	# shellcheck disable=SC2086
 	unload $LIO_MODULES || c_rc=1
 	if [ -n "${LIO_MODS_BEFORE:-}" ]; then
