@@ -14,19 +14,24 @@ been timed on each module in each round.
 import csv
 import sys
 
+# The steps both trees share: the walks, then our tool's round trip.
+WALKS_AND_TOOL = [
+    ("tree_cold", "configfs tree, cold"),
+    ("tree_warm", "configfs tree, warm"),
+    ("ls_cold", "ls -lR, cold"),
+    ("ls_warm", "ls -lR, warm"),
+    ("cfs_save", "configfs save"),
+    ("cfs_rm", "configfs rm --all"),
+    ("cfs_restore", "configfs restore"),
+]
+
 STEPS = {
     "lio": [
         ("tcli_start_empty", "targetcli version, empty tree (its start)"),
         ("tcli_restore", "targetcli restoreconfig FILE"),
         ("tcli_start_full", "targetcli version, full tree (start + its walk)"),
         ("tcli_save", "targetcli saveconfig"),
-        ("tree_cold", "configfs tree, cold"),
-        ("tree_warm", "configfs tree, warm"),
-        ("ls_cold", "ls -lR, cold"),
-        ("ls_warm", "ls -lR, warm"),
-        ("cfs_save", "configfs save"),
-        ("cfs_rm", "configfs rm --all"),
-        ("cfs_restore", "configfs restore"),
+    ] + WALKS_AND_TOOL + [
         ("tcli_save_after", "targetcli saveconfig, after our restore"),
         ("tcli_clear", "targetcli clearconfig"),
     ],
@@ -34,13 +39,7 @@ STEPS = {
         ("nv_start", "python3 importing nvmetcli's modules"),
         ("nv_restore", "nvmetcli restore FILE"),
         ("nv_save", "nvmetcli save"),
-        ("tree_cold", "configfs tree, cold"),
-        ("tree_warm", "configfs tree, warm"),
-        ("ls_cold", "ls -lR, cold"),
-        ("ls_warm", "ls -lR, warm"),
-        ("cfs_save", "configfs save"),
-        ("cfs_rm", "configfs rm --all"),
-        ("cfs_restore", "configfs restore"),
+    ] + WALKS_AND_TOOL + [
         ("nv_save_after", "nvmetcli save, after our restore"),
         ("nv_clear", "nvmetcli clear"),
     ],
