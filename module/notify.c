@@ -10,9 +10,10 @@
  * A file's change count lives in its inode: an open file pins its inode,
  * and a file nobody has open has nobody polling it. So does its wait
  * queue: a change wakes the pollers of that file only, as kernfs does. A
- * removal, which is rare and may take many files at once, wakes every
- * poller of configfs through one shared queue; each then sees whether
- * its own item went.
+ * removal, which may take many files at once, wakes the pollers of each
+ * directory it takes through one of a few shared queues, chosen by the
+ * directory (cng_gone_wq_of()); each poller woken sees whether its own
+ * item went.
  */
 #include <linux/configfs.h>
 #include <linux/fs.h>

@@ -5,6 +5,16 @@
  * grow and calls cfgng_notify(). Pollers of counter wake with POLLPRI and
  * POLLERR, lseek(0) and read show the new value, and inotify watchers of
  * the file and its directory get IN_MODIFY. Ours only.
+ *
+ * A removal wakes the pollers of every attribute it takes, not only of
+ * the directory removed: through cng_test (tests/modules/cng_test.c),
+ *
+ *   cng_test/
+ *   |-- n/                 mkdir; rmdir of n takes its default groups
+ *   |   `-- sub/deep/
+ *   `-- rt_gone/           ctl "register_make rt_gone", then "unregister"
+ *       |-- inner/         its default group
+ *       `-- n/             mkdir, with sub/deep/; sub/i/ and m/ mkdir too
  */
 #define _GNU_SOURCE
 #include <sys/inotify.h>
@@ -14,6 +24,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -333,6 +344,210 @@ out:
 	return true;
 }
 
+/*
+ * Pollers of files below a directory that goes. Each file gets a poll()
+ * and an epoll_wait() of its own, in a child, for up to GONE_WAIT_MS; the
+ * removal must wake both at once. At its timeout poll() asks the file
+ * once more and would see POLLERR even if nobody woke it, so a poll()
+ * that returned only near its timeout counts as not woken; epoll_wait()
+ * returns 0 then.
+ */
+#define GONE_WAIT_MS	10000
+#define RT		T "/rt_gone"
+
+struct gone_poller {
+	const char *path;
+	int fd;
+	pid_t pid[2];	/* poll(), epoll_wait() */
+};
+
+static void gone_child(struct gone_poller *p, bool use_epoll)
+{
+	struct epoll_event ee = { .events = EPOLLPRI };
+	double t0 = now(), took;
+	int ep, n, ev;
+
+	if (use_epoll) {
+		ep = epoll_create1(0);
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, p->fd, &ee))
+			_exit(2);
+		n = epoll_wait(ep, &ee, 1, GONE_WAIT_MS);
+		ev = n == 1 ? ee.events : 0;
+	} else {
+		ev = wait_pri(p->fd, GONE_WAIT_MS);
+	}
+	took = now() - t0;
+	if ((ev & POLLERR) && took < GONE_WAIT_MS / 1000.0 - 1)
+		_exit(0);
+	say("%s: %s returned %#x after %.2f s", p->path,
+	    use_epoll ? "epoll_wait" : "poll", ev, took);
+	_exit(1);
+}
+
+/* Opens P's file and starts its pollers; false if it could not. */
+static bool gone_start(struct gone_poller *p)
+{
+	int i;
+
+	p->fd = open(p->path, O_RDONLY);
+	if (p->fd < 0) {
+		say("open %s: %s", p->path, ename(errno));
+		return false;
+	}
+	/* Nothing to report before the removal. */
+	if (wait_pri(p->fd, 0)) {
+		say("%s: ready before the removal", p->path);
+		return false;
+	}
+	for (i = 0; i < 2; i++) {
+		fflush(stdout);
+		p->pid[i] = fork();
+		if (!p->pid[i])
+			gone_child(p, i);
+		if (p->pid[i] < 0)
+			return false;
+	}
+	return true;
+}
+
+/* Reaps P's pollers, closes its file; whether both were woken. */
+static bool gone_woken(struct gone_poller *p)
+{
+	bool ok = p->fd >= 0;
+	int i, st;
+
+	for (i = 0; i < 2; i++) {
+		if (p->pid[i] <= 0) {
+			ok = false;
+			continue;
+		}
+		if (waitpid(p->pid[i], &st, 0) != p->pid[i] ||
+		    !WIFEXITED(st) || WEXITSTATUS(st))
+			ok = false;
+	}
+	if (p->fd >= 0) {
+		if (!(wait_pri(p->fd, 0) & POLLERR))
+			ok = false;
+		close(p->fd);
+	}
+	if (!ok)
+		say("%s: its pollers were not woken by the removal", p->path);
+	return ok;
+}
+
+/*
+ * Starts a poller of each of N files, lets them fall asleep, removes
+ * with REMOVE, and expects every one woken.
+ */
+static void gone_wakes_all(struct gone_poller *p, int n,
+			   bool (*remove)(void))
+{
+	bool started = true, removed, woken = true;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		p[i].fd = -1;
+		p[i].pid[0] = 0;
+		p[i].pid[1] = 0;
+	}
+	for (i = 0; i < n && started; i++)
+		started = gone_start(&p[i]);
+	EXPECT(started);
+	/* The children are asleep in poll() by then, as a rule. */
+	usleep(500000);
+	removed = remove();
+	EXPECT(removed);
+	for (i = 0; i < n; i++)
+		woken &= gone_woken(&p[i]);
+	EXPECT(woken);
+}
+
+/* cng_test loaded by a case, and unloaded with nothing of it left. */
+static int gone_live;
+
+static bool gone_load(void)
+{
+	if (cng_load())
+		return false;
+	gone_live = read_int(T "/live");
+	return true;
+}
+
+static bool gone_unload(void)
+{
+	bool ok;
+
+	sh("rmdir " T "/n " RT "/n/m " RT "/n/sub/i " RT "/n 2>/dev/null");
+	if (!access(RT, F_OK))
+		put(T "/ctl", "unregister rt_gone");
+	ok = read_int(T "/live") == gone_live && read_int(T "/late") == 0;
+	if (!ok)
+		say("cng_test: live %d (%d at load), late %d",
+		    read_int(T "/live"), gone_live, read_int(T "/late"));
+	return !sh("rmmod cng_test") && ok;
+}
+
+static bool unregister_rt_gone(void)
+{
+	return !put(T "/ctl", "unregister rt_gone") && access(RT, F_OK);
+}
+
+/*
+ * The kernel side unregisters a group: the pollers of its files, of its
+ * default group's, and of everything user space made below it wake.
+ */
+static bool t_unregister_wakes_pollers_below(void)
+{
+	struct gone_poller p[] = {
+		{ .path = RT "/name" },
+		{ .path = RT "/inner/name" },
+		{ .path = RT "/n/data" },
+		{ .path = RT "/n/sub/name" },
+		{ .path = RT "/n/sub/deep/name" },
+		{ .path = RT "/n/sub/i/data" },
+		{ .path = RT "/n/m/data" },
+	};
+
+	EXPECT(gone_load());
+	if (case_failed)
+		return false;
+	EXPECT(!put(T "/ctl", "register_make rt_gone"));
+	EXPECT(!mkdir(RT "/n", 0755));
+	EXPECT(!mkdir(RT "/n/sub/i", 0755));
+	EXPECT(!mkdir(RT "/n/m", 0755));
+	if (!case_failed)
+		gone_wakes_all(p, ARRAY_SIZE(p), unregister_rt_gone);
+	EXPECT(gone_unload());
+	return true;
+}
+
+static bool rmdir_n(void)
+{
+	return !rmdir(T "/n");
+}
+
+/*
+ * rmdir of a directory with default groups: the pollers of their files
+ * wake, as well as those of its own.
+ */
+static bool t_rmdir_wakes_pollers_of_default_groups(void)
+{
+	struct gone_poller p[] = {
+		{ .path = T "/n/data" },
+		{ .path = T "/n/sub/name" },
+		{ .path = T "/n/sub/deep/name" },
+	};
+
+	EXPECT(gone_load());
+	if (case_failed)
+		return false;
+	EXPECT(!mkdir(T "/n", 0755));
+	if (!case_failed)
+		gone_wakes_all(p, ARRAY_SIZE(p), rmdir_n);
+	EXPECT(gone_unload());
+	return true;
+}
+
 static const struct ktap_case cases[] = {
 	{ "poll_wakes_once_per_change_and_reread_shows_it", t_poll },
 	{ "inotify_modify_on_file_and_directory_coalesced", t_inotify },
@@ -340,6 +555,10 @@ static const struct ktap_case cases[] = {
 	{ "rmdir_alone_wakes_the_poller_with_error", t_rmdir_wakes_poller },
 	{ "a_change_or_removal_wakes_few_other_pollers",
 	  t_change_wakes_its_pollers_only },
+	{ "unregister_wakes_the_pollers_of_every_file_below",
+	  t_unregister_wakes_pollers_below },
+	{ "rmdir_wakes_the_pollers_of_its_default_groups_files",
+	  t_rmdir_wakes_pollers_of_default_groups },
 };
 
 int main(void)
