@@ -33,7 +33,7 @@ SUDO=
 host_pkgs="gcc make libc6-dev bc bison flex libelf-dev libssl-dev
 	qemu-system-x86 busybox-static cpio kmod sparse xz-utils zstd
 	gnuplot-nox perl codespell shellcheck
-	nbd-server e2fsprogs nbd-client fio trinity unifdef rsync"
+	nbd-server e2fsprogs nbd-client fio trinity unifdef rsync nvme-cli"
 
 apt_updated=
 apt_update() {
