@@ -15,6 +15,10 @@
  *       dead_timeout  seconds, 0..3600 (default 0): how long a lost
  *                     connection is made again for, the requests out
  *                     kept and sent again; 0 fails them at once
+ *       connections   1..16 (default 1): connections to the server, a
+ *                     hardware queue each, one per CPU at most; more
+ *                     than 1 needs a server that allows it
+ *                     (NBD_FLAG_CAN_MULTI_CONN)
  *       connect       write-only: 1 connects and runs the handshake now,
  *                     0 closes that connection; see below
  *       disconnect    write-only: 1 ends a live disk's connection, as
@@ -62,6 +66,7 @@
  * @rw: writable
  * @timeout: seconds
  * @dead_timeout: seconds
+ * @connections: how many
  * @lock: serialises commit, un-commit, connect, disconnect and the status
  *	reads against each other; sleeps, held across fakenbd_start(),
  *	never across a wait for the server (connect) nor across
@@ -81,7 +86,7 @@
  * @seen_errors: fakenbd_errors() likewise
  * @busy_why: the reason a setting is refused while live
  *
- * The settings (@target to @timeout) are the helpers' (CFGNG_ATTR_*()),
+ * The settings (@target to @connections) are the helpers' (CFGNG_ATTR_*()),
  * under the item's lock (cfgng_item_lock()). The item is freed by its release,
  * which stops a disk still live (only the module's exit can get there).
  */
@@ -92,6 +97,7 @@ struct fakenbd_item {
 	bool			rw;
 	unsigned int		timeout;
 	unsigned int		dead_timeout;
+	unsigned int		connections;
 	struct mutex		lock;	/* @dev; commit against un-commit */
 	struct fakenbd_dev	*dev;
 	bool			stopping;
@@ -116,6 +122,9 @@ CFGNG_ATTR_UINT(fakenbd_item, item, timeout,
 		.check = fakenbd_item_settable);
 CFGNG_ATTR_UINT(fakenbd_item, item, dead_timeout,
 		CFGNG_RANGE(0, FAKENBD_MAX_TIMEOUT),
+		.check = fakenbd_item_settable);
+CFGNG_ATTR_UINT(fakenbd_item, item, connections,
+		CFGNG_RANGE(1, FAKENBD_MAX_CONNECTIONS),
 		.check = fakenbd_item_settable);
 
 static ssize_t fakenbd_item_connect_store(struct config_item *item,
@@ -150,6 +159,7 @@ CFGNG_CHILD(fakenbd_item, item,
 			&fakenbd_item_attr_rw,
 			&fakenbd_item_attr_timeout,
 			&fakenbd_item_attr_dead_timeout,
+			&fakenbd_item_attr_connections,
 			&fakenbd_item_attr_connect,
 			&fakenbd_item_attr_disconnect,
 			&fakenbd_item_attr_size,
@@ -181,6 +191,7 @@ static int fakenbd_item_init(struct config_group *group,
 
 	fi->rw = true;
 	fi->timeout = FAKENBD_DEFAULT_TIMEOUT;
+	fi->connections = 1;
 	mutex_init(&fi->lock);
 	snprintf(fi->busy_why, sizeof(fi->busy_why),
 		 "is refused while live: disconnect first (mv live/%s pending/)",
@@ -248,6 +259,7 @@ static void fakenbd_item_config(struct fakenbd_item *fi,
 	config->rw = fi->rw;
 	config->timeout = fi->timeout;
 	config->dead_timeout = fi->dead_timeout;
+	config->connections = fi->connections;
 	cfgng_item_unlock(&fi->item);
 	if (config->addr.ss_family == AF_INET && !sin->sin_port)
 		sin->sin_port = htons(FAKENBD_DEFAULT_PORT);

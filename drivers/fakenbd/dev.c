@@ -1,25 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One fakenbd device: a connection to an NBD server and the blk-mq disk on
- * it. fakenbd_start() connects, negotiates and adds the disk;
- * fakenbd_stop() takes it down.
+ * One fakenbd device: one or more connections to an NBD server and the
+ * blk-mq disk on them. fakenbd_start() adds the disk on connections a
+ * session made; fakenbd_stop() takes it down.
+ *
+ * Each connection serves one hardware queue of the disk (nbd.ko's
+ * "connections", for a server that says NBD_FLAG_CAN_MULTI_CONN): a
+ * request is sent on its queue's connection and answered there.
  *
  * A request's path: queue_rq writes it to the socket at once when nothing
  * is queued ahead of it and the socket takes it without waiting
  * (MSG_DONTWAIT: a signal to the submitter cannot cut it short, as nothing
  * waits; and no work item is woken per request). Otherwise it goes on the
- * device's transmit list, the rest of a half-written one at its head, and
- * the transmit work writes the list out, waiting as long as the socket's
- * timeout allows. The receive thread reads replies, finds each one's
- * request by the tag in its handle and completes it. When the connection
- * is lost (the server closed it, a request timed out, the server broke the
- * protocol), the socket is shut down, which unblocks both sides. With a
- * dead_timeout, the receive thread puts every request out back on the
- * transmit list and connects again, as nbd.ko does after a server restart;
- * queue_rq queues new requests meanwhile, and the new connection sends
- * them all. Once the connection is dead (no dead_timeout, or it ran out,
- * or the user disconnected) the receive thread fails every request still
- * in flight, and queue_rq fails new ones at once. See enum
+ * connection's transmit list, the rest of a half-written one at its head,
+ * and the transmit work writes the list out, waiting as long as the
+ * socket's timeout allows. The connection's receive thread reads replies,
+ * finds each one's request by the tag in its handle and completes it.
+ * When a connection is lost (the server closed it, a request timed out,
+ * the server broke the protocol), its socket is shut down, which unblocks
+ * both sides. With a dead_timeout, its receive thread puts every request
+ * out back on the transmit list and connects again, as nbd.ko does after
+ * a server restart; queue_rq queues new requests meanwhile, and the new
+ * connection sends them all. Once the device is dead (no dead_timeout, or
+ * it ran out for one connection, or the user disconnected) every
+ * connection is shut down, each receive thread fails every request of its
+ * queue still in flight, and queue_rq fails new ones at once. See enum
  * fakenbd_cmd_state for who completes what.
  */
 
@@ -34,6 +39,7 @@
 #include <linux/namei.h>
 #include <linux/nsproxy.h>
 #include <linux/net.h>
+#include <linux/overflow.h>
 #include <linux/path.h>
 #include <linux/sched/mm.h>
 #include <linux/sizes.h>
@@ -67,18 +73,20 @@ static DEFINE_IDA(fakenbd_ida);
 static struct workqueue_struct *fakenbd_wq;
 
 /*
- * A connection that finished its handshake and has no disk yet: what
- * fakenbd_session_open() gives and fakenbd_start() takes over.
+ * Connections that finished their handshake and have no disk yet: what
+ * fakenbd_session_open() gives and fakenbd_start() takes over. @info is
+ * the first connection's; the others' matched it.
  */
 struct fakenbd_session {
-	struct socket *sock;
 	struct fakenbd_export_info info;
+	unsigned int nr_socks;
+	struct socket *socks[];
 };
 
 static struct fakenbd_session *
 fakenbd_session_make(struct net *net, const struct sockaddr_storage *addr,
 		     const char *export, bool rw, unsigned int timeout,
-		     char *why, size_t why_len);
+		     unsigned int nr_conns, char *why, size_t why_len);
 
 static void fakenbd_notify(struct fakenbd_dev *dev)
 {
@@ -86,50 +94,135 @@ static void fakenbd_notify(struct fakenbd_dev *dev)
 		dev->status_changed(dev->data);
 }
 
+/* The connection of a request: its hardware queue's. */
+static struct fakenbd_conn *fakenbd_conn_of(struct request *rq)
+{
+	struct fakenbd_dev *dev = rq->q->queuedata;
+
+	return &dev->conns[rq->mq_hctx->queue_num];
+}
+
 /*
- * The connection is lost: record why (the first reason wins), shut the
- * socket down so that both sides stop waiting on it, and tell the caller.
- * The receive thread sees its read fail, and connects again when @failed
- * and the device has a dead_timeout (the connection is then broken, not
- * dead); else it sweeps what is in flight. @failed is false for the
- * disconnects the user and fakenbd_stop() ask for, which also end the
- * attempts to connect again.
+ * The device is dead: no connection is made again, and every one is shut
+ * down, so that each receive thread stops reading and sweeps its queue.
  */
-static __printf(3, 0) void fakenbd_conn_down(struct fakenbd_dev *dev,
+static void fakenbd_mark_dead_locked(struct fakenbd_dev *dev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&dev->lock);
+	dev->dead = true;
+	dev->broken = 0;
+	for (i = 0; i < dev->nr_conns; i++)
+		dev->conns[i].broken = false;
+}
+
+/*
+ * A disconnect begins, for @why: see struct fakenbd_dev's @ending. The
+ * reason is set now, since any connection may be the first to see the
+ * server's close; a device already dead keeps its own.
+ */
+static void fakenbd_set_ending(struct fakenbd_dev *dev, const char *why)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	if (!dev->dead && !dev->ending)
+		strscpy(dev->reason, why, sizeof(dev->reason));
+	dev->ending = true;
+	spin_unlock_irqrestore(&dev->lock, flags);
+}
+
+/* After the device became dead: shut down the connections but @except. */
+static void fakenbd_shutdown_others(struct fakenbd_dev *dev,
+				    struct fakenbd_conn *except)
+{
+	struct fakenbd_conn *conn;
+	unsigned int i;
+
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		if (conn == except)
+			continue;
+		mutex_lock(&conn->sock_mutex);
+		if (conn->sock)
+			kernel_sock_shutdown(conn->sock, SHUT_RDWR);
+		mutex_unlock(&conn->sock_mutex);
+	}
+}
+
+/* How the log names a connection: the disk, and which of several. */
+static const char *fakenbd_conn_name(struct fakenbd_conn *conn, char *buf,
+				     size_t len)
+{
+	struct fakenbd_dev *dev = conn->dev;
+
+	if (dev->nr_conns == 1)
+		return dev->name;
+	snprintf(buf, len, "%s/%u", dev->name, conn->index);
+	return buf;
+}
+
+/*
+ * A connection is lost: record why, shut its socket down so that both
+ * sides stop waiting on it, and tell the caller. The receive thread sees
+ * its read fail, and connects again when @failed and the device has a
+ * dead_timeout (the connection is then broken, not dead); else the device
+ * is dead: every connection is shut down and each receive thread sweeps
+ * what is in flight on it. @failed is false for the disconnects the user
+ * and fakenbd_stop() ask for, which also end the attempts to connect
+ * again.
+ */
+static __printf(3, 0) void fakenbd_conn_down(struct fakenbd_conn *conn,
 					     bool failed, const char *fmt,
 					     va_list args)
 {
+	struct fakenbd_dev *dev = conn->dev;
+	char name[FAKENBD_NAME_MAX + 8];
 	bool was_up, now_dead = false;
+	const char *label;
 	unsigned long flags;
 
-	mutex_lock(&dev->sock_mutex);
+	mutex_lock(&conn->sock_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
-	was_up = !dev->dead && !dev->broken;
+	/*
+	 * After our NBD_CMD_DISC, the server's close is no failure, and the
+	 * reason is the disconnect's.
+	 */
+	if (dev->ending)
+		failed = false;
+	was_up = !dev->dead && !conn->broken;
 	if (was_up) {
-		vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
-		if (failed && dev->dead_timeout && !dev->server_closing)
-			dev->broken = true;
-		else
+		if (!dev->ending)
+			vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
+		if (failed && dev->dead_timeout && !dev->server_closing) {
+			conn->broken = true;
+			dev->broken++;
+		} else {
 			now_dead = true;
-	} else if (dev->broken && !failed) {
+		}
+	} else if (!dev->dead && !failed) {
 		/* Given up by the user or a stop: say so, not the old loss. */
-		vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
-		dev->broken = false;
+		if (!dev->ending)
+			vsnprintf(dev->reason, sizeof(dev->reason), fmt, args);
 		now_dead = true;
 	}
 	if (now_dead)
-		dev->dead = true;
+		fakenbd_mark_dead_locked(dev);
 	spin_unlock_irqrestore(&dev->lock, flags);
 	if (was_up)
-		kernel_sock_shutdown(dev->sock, SHUT_RDWR);
-	mutex_unlock(&dev->sock_mutex);
+		kernel_sock_shutdown(conn->sock, SHUT_RDWR);
+	mutex_unlock(&conn->sock_mutex);
+	if (now_dead)
+		fakenbd_shutdown_others(dev, conn);
 	if (!was_up && !now_dead)
 		return;
+	label = fakenbd_conn_name(conn, name, sizeof(name));
 	if (was_up && !now_dead)
 		pr_warn("%s: lost %pISpc: %s; connecting again for up to %u s\n",
-			dev->name, &dev->addr, dev->reason, dev->dead_timeout);
+			label, &dev->addr, dev->reason, dev->dead_timeout);
 	else if (was_up && failed)
-		pr_warn("%s: disconnected from %pISpc: %s\n", dev->name,
+		pr_warn("%s: disconnected from %pISpc: %s\n", label,
 			&dev->addr, dev->reason);
 	else
 		pr_info("%s: disconnected from %pISpc\n", dev->name,
@@ -138,23 +231,23 @@ static __printf(3, 0) void fakenbd_conn_down(struct fakenbd_dev *dev,
 	fakenbd_notify(dev);
 }
 
-static __printf(2, 3) void fakenbd_conn_fail(struct fakenbd_dev *dev,
+static __printf(2, 3) void fakenbd_conn_fail(struct fakenbd_conn *conn,
 					     const char *fmt, ...)
 {
 	va_list args;
 
 	va_start(args, fmt);
-	fakenbd_conn_down(dev, true, fmt, args);
+	fakenbd_conn_down(conn, true, fmt, args);
 	va_end(args);
 }
 
-static __printf(2, 3) void fakenbd_conn_close(struct fakenbd_dev *dev,
+static __printf(2, 3) void fakenbd_conn_close(struct fakenbd_conn *conn,
 					      const char *fmt, ...)
 {
 	va_list args;
 
 	va_start(args, fmt);
-	fakenbd_conn_down(dev, false, fmt, args);
+	fakenbd_conn_down(conn, false, fmt, args);
 	va_end(args);
 }
 
@@ -223,7 +316,7 @@ static u16 fakenbd_cmd_type(struct request *rq)
  * Write the part of one piece of a request (@msg) that lies past *@skip,
  * the bytes of the request already on the wire before this piece.
  */
-static int fakenbd_send_piece(struct fakenbd_dev *dev,
+static int fakenbd_send_piece(struct fakenbd_conn *conn,
 			      struct fakenbd_cmd *cmd, struct msghdr *msg,
 			      size_t *skip)
 {
@@ -235,15 +328,15 @@ static int fakenbd_send_piece(struct fakenbd_dev *dev,
 	}
 	iov_iter_advance(&msg->msg_iter, *skip);
 	*skip = 0;
-	return fakenbd_sock_send_msg(dev->sock, msg, &cmd->sent);
+	return fakenbd_sock_send_msg(conn->sock, msg, &cmd->sent);
 }
 
 /*
- * Write what is left of a request, header then data, to the socket:
+ * Write what is left of a request, header then data, to its connection:
  * 0 once all of it is there, -EAGAIN when @flags has MSG_DONTWAIT and the
  * socket is full (cmd->sent says how far it went), else -errno.
  */
-static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
+static int fakenbd_send_rq(struct fakenbd_conn *conn, struct request *rq,
 			   int flags)
 {
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
@@ -263,14 +356,15 @@ static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
 	struct bio_vec bvec;
 	int ret;
 
-	lockdep_assert_held(&dev->tx_mutex);
-	if ((rq->cmd_flags & REQ_FUA) && (dev->info.flags & NBD_FLAG_SEND_FUA))
+	lockdep_assert_held(&conn->tx_mutex);
+	if ((rq->cmd_flags & REQ_FUA) &&
+	    (conn->dev->info.flags & NBD_FLAG_SEND_FUA))
 		req.flags = cpu_to_be16(NBD_CMD_FLAG_FUA);
 	if (type == NBD_CMD_FLUSH)
 		req.offset = 0;
 
 	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &head, 1, sizeof(req));
-	ret = fakenbd_send_piece(dev, cmd, &msg, &skip);
+	ret = fakenbd_send_piece(conn, cmd, &msg, &skip);
 	if (ret || !data)
 		return ret;
 	rq_for_each_segment(bvec, rq, iter) {
@@ -279,7 +373,7 @@ static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
 			msg.msg_flags |= MSG_MORE;
 		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bvec, 1,
 			      bvec.bv_len);
-		ret = fakenbd_send_piece(dev, cmd, &msg, &skip);
+		ret = fakenbd_send_piece(conn, cmd, &msg, &skip);
 		if (ret)
 			return ret;
 	}
@@ -287,53 +381,55 @@ static int fakenbd_send_rq(struct fakenbd_dev *dev, struct request *rq,
 }
 
 /*
- * Write a request in the SENDING state, under dev->tx_mutex, and settle
+ * Write a request in the SENDING state, under conn->tx_mutex, and settle
  * its state: SENT when it is on the wire whole or its send failed (the
- * connection is then brought down and the sweep fails it); back to
- * QUEUED at the head of the list when MSG_DONTWAIT found the socket full
- * (or TCP short of memory: -EAGAIN too), for the work to finish, waiting.
- * The request may be completed as soon as it is SENT: do not touch it
- * after this returns true.
+ * connection is then brought down, and the request sent again or swept);
+ * back to QUEUED at the head of the list when MSG_DONTWAIT found the
+ * socket full (or TCP short of memory: -EAGAIN too), for the work to
+ * finish, waiting. The request may be completed as soon as it is SENT:
+ * do not touch it after this returns true.
  */
-static bool fakenbd_tx_one(struct fakenbd_dev *dev, struct request *rq,
+static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 			   int flags)
 {
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct fakenbd_dev *dev = conn->dev;
 	unsigned long irqflags;
 	bool requeue;
 	int ret;
 
-	ret = fakenbd_send_rq(dev, rq, flags);
+	ret = fakenbd_send_rq(conn, rq, flags);
 
 	spin_lock_irqsave(&dev->lock, irqflags);
 	requeue = ret == -EAGAIN && (flags & MSG_DONTWAIT) && !dev->dead &&
-		  !dev->broken;
+		  !conn->broken;
 	if (requeue) {
 		cmd->state = FAKENBD_CMD_QUEUED;
-		list_add(&cmd->tx_entry, &dev->tx_list);
+		list_add(&cmd->tx_entry, &conn->tx_list);
 	} else {
 		cmd->state = FAKENBD_CMD_SENT;
 	}
 	spin_unlock_irqrestore(&dev->lock, irqflags);
 	wake_up_all(&dev->tx_wait);
 	if (ret && !requeue)
-		fakenbd_conn_fail(dev, "send: %s", fakenbd_errno_text(ret));
+		fakenbd_conn_fail(conn, "send: %s", fakenbd_errno_text(ret));
 	return !requeue;
 }
 
 static void fakenbd_tx_work(struct work_struct *work)
 {
-	struct fakenbd_dev *dev = container_of(work, struct fakenbd_dev,
-					       tx_work);
+	struct fakenbd_conn *conn = container_of(work, struct fakenbd_conn,
+						 tx_work);
+	struct fakenbd_dev *dev = conn->dev;
 	struct fakenbd_cmd *cmd;
 	unsigned long flags;
 
-	mutex_lock(&dev->tx_mutex);
+	mutex_lock(&conn->tx_mutex);
 	for (;;) {
 		spin_lock_irqsave(&dev->lock, flags);
-		cmd = list_first_entry_or_null(&dev->tx_list,
+		cmd = list_first_entry_or_null(&conn->tx_list,
 					       struct fakenbd_cmd, tx_entry);
-		if (!cmd || dev->dead || dev->broken) {
+		if (!cmd || dev->dead || conn->broken) {
 			/*
 			 * After death, the sweep owns what is queued; while
 			 * broken, the new connection will send it.
@@ -345,9 +441,9 @@ static void fakenbd_tx_work(struct work_struct *work)
 		cmd->state = FAKENBD_CMD_SENDING;
 		spin_unlock_irqrestore(&dev->lock, flags);
 
-		fakenbd_tx_one(dev, blk_mq_rq_from_pdu(cmd), 0);
+		fakenbd_tx_one(conn, blk_mq_rq_from_pdu(cmd), 0);
 	}
-	mutex_unlock(&dev->tx_mutex);
+	mutex_unlock(&conn->tx_mutex);
 }
 
 static blk_status_t fakenbd_reply_status(u32 error)
@@ -363,14 +459,14 @@ static blk_status_t fakenbd_reply_status(u32 error)
 }
 
 /* Read a READ reply's data into the request's pages. */
-static int fakenbd_recv_data(struct fakenbd_dev *dev, struct request *rq)
+static int fakenbd_recv_data(struct fakenbd_conn *conn, struct request *rq)
 {
 	struct req_iterator iter;
 	struct bio_vec bvec;
 	int ret;
 
 	rq_for_each_segment(bvec, rq, iter) {
-		ret = fakenbd_sock_recv_bvec(dev->sock, &bvec);
+		ret = fakenbd_sock_recv_bvec(conn->sock, &bvec);
 		if (ret)
 			return ret;
 	}
@@ -411,13 +507,17 @@ static bool fakenbd_count_out(struct request *rq, void *data)
 }
 
 /*
- * After a reply, while the server is closing: with no request left out,
- * say NBD_CMD_DISC and end the connection. Returns true when it did.
+ * After a reply, while the server is closing: with no request left out
+ * on any connection, say NBD_CMD_DISC on each and end them. Returns true
+ * when it did.
  */
-static bool fakenbd_soft_disconnect(struct fakenbd_dev *dev)
+static bool fakenbd_soft_disconnect(struct fakenbd_conn *conn)
 {
+	struct fakenbd_dev *dev = conn->dev;
 	struct fakenbd_count count = { .dev = dev };
+	struct fakenbd_conn *each;
 	unsigned long flags;
+	unsigned int i;
 	bool closing;
 
 	spin_lock_irqsave(&dev->lock, flags);
@@ -426,64 +526,89 @@ static bool fakenbd_soft_disconnect(struct fakenbd_dev *dev)
 	if (!closing)
 		return false;
 	/*
-	 * No request leaves IDLE any more, and only this thread (or, once
-	 * the connection is dead, the sweep) makes one IDLE: the count
-	 * cannot miss one.
+	 * No request leaves IDLE any more, and only a receive thread (or,
+	 * once the device is dead, a sweep) makes one IDLE: when the count
+	 * is 0, it stays so.
 	 */
 	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_count_out, &count);
 	if (count.out)
 		return false;
-	mutex_lock(&dev->tx_mutex);
-	fakenbd_sock_disconnect(dev->sock, jiffies + HZ);
-	mutex_unlock(&dev->tx_mutex);
-	fakenbd_conn_close(dev, "server is shutting down");
+	fakenbd_set_ending(dev, "server is shutting down");
+	for (i = 0; i < dev->nr_conns; i++) {
+		each = &dev->conns[i];
+		mutex_lock(&each->tx_mutex);
+		spin_lock_irqsave(&dev->lock, flags);
+		closing = !dev->dead && !each->broken;
+		spin_unlock_irqrestore(&dev->lock, flags);
+		if (closing)
+			fakenbd_sock_disconnect(each->sock, jiffies + HZ);
+		mutex_unlock(&each->tx_mutex);
+	}
+	fakenbd_conn_close(conn, "server is shutting down");
 	return true;
 }
 
 /*
- * Put a request back on the transmit list, whole, when the connection is
- * broken (to be sent again once it is made again); false when it is not.
+ * Put a request back on its connection's transmit list, whole, when the
+ * connection is broken (to be sent again once it is made again); false
+ * when it is not.
  */
-static bool fakenbd_requeue_locked(struct fakenbd_dev *dev,
+static bool fakenbd_requeue_locked(struct fakenbd_conn *conn,
 				   struct fakenbd_cmd *cmd)
 {
-	lockdep_assert_held(&dev->lock);
-	if (!dev->broken)
+	lockdep_assert_held(&conn->dev->lock);
+	if (!conn->broken)
 		return false;
 	cmd->state = FAKENBD_CMD_QUEUED;
 	cmd->sent = 0;
-	list_add_tail(&cmd->tx_entry, &dev->tx_list);
+	list_add_tail(&cmd->tx_entry, &conn->tx_list);
 	return true;
 }
 
 /* A request this thread claimed: false when it is dead, for the caller to fail. */
-static bool fakenbd_requeue_claimed(struct fakenbd_dev *dev,
+static bool fakenbd_requeue_claimed(struct fakenbd_conn *conn,
 				    struct fakenbd_cmd *cmd)
 {
 	unsigned long flags;
 	bool requeued;
 
-	spin_lock_irqsave(&dev->lock, flags);
-	requeued = fakenbd_requeue_locked(dev, cmd);
-	spin_unlock_irqrestore(&dev->lock, flags);
+	spin_lock_irqsave(&conn->dev->lock, flags);
+	requeued = fakenbd_requeue_locked(conn, cmd);
+	spin_unlock_irqrestore(&conn->dev->lock, flags);
 	return requeued;
 }
 
+/*
+ * The request a reply's handle names, on this connection's queue: the
+ * low 32 bits are blk_mq_unique_tag(). NULL when there is none.
+ */
+static struct request *fakenbd_rq_of_handle(struct fakenbd_conn *conn,
+					    u64 handle)
+{
+	struct fakenbd_dev *dev = conn->dev;
+	u32 unique = lower_32_bits(handle);
+	u16 tag = blk_mq_unique_tag_to_tag(unique);
+
+	if (blk_mq_unique_tag_to_hwq(unique) != conn->index ||
+	    tag >= dev->tagset.queue_depth)
+		return NULL;
+	return blk_mq_tag_to_rq(dev->tagset.tags[conn->index], tag);
+}
+
 /* Handle one reply of good magic: 0, or -errno once the connection died. */
-static int fakenbd_rx_reply(struct fakenbd_dev *dev,
+static int fakenbd_rx_reply(struct fakenbd_conn *conn,
 			    const struct nbd_simple_reply *reply)
 {
+	struct fakenbd_dev *dev = conn->dev;
 	u64 handle = be64_to_cpu(reply->handle);
 	u32 error = be32_to_cpu(reply->error);
-	u32 tag = lower_32_bits(handle);
-	struct request *rq = NULL;
+	struct request *rq;
 	struct fakenbd_cmd *cmd;
 	int ret;
 
-	if (tag < dev->tagset.queue_depth)
-		rq = blk_mq_tag_to_rq(dev->tagset.tags[0], tag);
+	rq = fakenbd_rq_of_handle(conn, handle);
 	if (!rq) {
-		fakenbd_conn_fail(dev,
+		fakenbd_conn_fail(conn,
 				  "server broke the protocol: reply for unknown handle %#llx",
 				  handle);
 		return -EPROTO;
@@ -497,7 +622,7 @@ static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 	wait_event_interruptible(dev->tx_wait,
 				 fakenbd_cmd_not_sending(dev, cmd));
 	if (!fakenbd_claim(dev, cmd, handle, false)) {
-		fakenbd_conn_fail(dev,
+		fakenbd_conn_fail(conn,
 				  "server broke the protocol: reply for unknown handle %#llx",
 				  handle);
 		return -EPROTO;
@@ -514,11 +639,11 @@ static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 		return 0;
 	}
 	if (req_op(rq) == REQ_OP_READ) {
-		ret = fakenbd_recv_data(dev, rq);
+		ret = fakenbd_recv_data(conn, rq);
 		if (ret) {
-			fakenbd_conn_fail(dev, "receive of read data: %s",
+			fakenbd_conn_fail(conn, "receive of read data: %s",
 					  fakenbd_errno_text(ret));
-			if (!fakenbd_requeue_claimed(dev, cmd))
+			if (!fakenbd_requeue_claimed(conn, cmd))
 				fakenbd_end(dev, rq, BLK_STS_IOERR);
 			return ret;
 		}
@@ -528,23 +653,23 @@ static int fakenbd_rx_reply(struct fakenbd_dev *dev,
 }
 
 /* Read and handle one reply: 0, or -errno once the connection died. */
-static int fakenbd_rx_one(struct fakenbd_dev *dev)
+static int fakenbd_rx_one(struct fakenbd_conn *conn)
 {
-	struct request_queue *q = dev->disk->queue;
+	struct request_queue *q = conn->dev->disk->queue;
 	struct nbd_simple_reply reply;
 	u32 magic;
 	int ret;
 
-	ret = fakenbd_sock_recv(dev->sock, &reply, sizeof(reply), 0);
+	ret = fakenbd_sock_recv(conn->sock, &reply, sizeof(reply), 0);
 	if (ret) {
-		fakenbd_conn_fail(dev, ret == -EPIPE ?
+		fakenbd_conn_fail(conn, ret == -EPIPE ?
 				  "server closed the connection" :
 				  "receive: %s", fakenbd_errno_text(ret));
 		return ret;
 	}
 	magic = be32_to_cpu(reply.magic);
 	if (magic != NBD_SIMPLE_REPLY_MAGIC) {
-		fakenbd_conn_fail(dev,
+		fakenbd_conn_fail(conn,
 				  "server broke the protocol: reply magic %#x",
 				  magic);
 		return -EPROTO;
@@ -557,68 +682,77 @@ static int fakenbd_rx_one(struct fakenbd_dev *dev)
 	 * name, may be freed. A frozen queue has nothing to reply to.
 	 */
 	if (!percpu_ref_tryget(&q->q_usage_counter)) {
-		fakenbd_conn_fail(dev,
+		fakenbd_conn_fail(conn,
 				  "server broke the protocol: a reply with no request in flight");
 		return -EPROTO;
 	}
-	ret = fakenbd_rx_reply(dev, &reply);
+	ret = fakenbd_rx_reply(conn, &reply);
 	percpu_ref_put(&q->q_usage_counter);
-	if (!ret && fakenbd_soft_disconnect(dev))
+	if (!ret && fakenbd_soft_disconnect(conn))
 		ret = -ESHUTDOWN;
 	return ret;
 }
 
-/* After the connection died: fail whatever request is still ours. */
+/* After the device died: fail whatever request of this queue is still ours. */
 static bool fakenbd_sweep_one(struct request *rq, void *data)
 {
-	struct fakenbd_dev *dev = data;
+	struct fakenbd_conn *conn = data;
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	wait_event_interruptible(dev->tx_wait,
-				 fakenbd_cmd_not_sending(dev, cmd));
-	if (fakenbd_claim(dev, cmd, 0, true))
-		fakenbd_end(dev, rq, BLK_STS_IOERR);
+	if (fakenbd_conn_of(rq) != conn)
+		return true;
+	wait_event_interruptible(conn->dev->tx_wait,
+				 fakenbd_cmd_not_sending(conn->dev, cmd));
+	if (fakenbd_claim(conn->dev, cmd, 0, true))
+		fakenbd_end(conn->dev, rq, BLK_STS_IOERR);
 	return true;
 }
 
 /* While broken: a request out goes back on the transmit list, whole. */
 static bool fakenbd_requeue_one(struct request *rq, void *data)
 {
-	struct fakenbd_dev *dev = data;
+	struct fakenbd_conn *conn = data;
+	struct fakenbd_dev *dev = conn->dev;
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	unsigned long flags;
 
+	if (fakenbd_conn_of(rq) != conn)
+		return true;
 	wait_event_interruptible(dev->tx_wait,
 				 fakenbd_cmd_not_sending(dev, cmd));
 	spin_lock_irqsave(&dev->lock, flags);
 	if (cmd->state == FAKENBD_CMD_SENT)
-		fakenbd_requeue_locked(dev, cmd);
+		fakenbd_requeue_locked(conn, cmd);
 	spin_unlock_irqrestore(&dev->lock, flags);
 	return true;
 }
 
-static bool fakenbd_is_broken(struct fakenbd_dev *dev)
+static bool fakenbd_is_broken(struct fakenbd_conn *conn)
 {
 	unsigned long flags;
 	bool broken;
 
-	spin_lock_irqsave(&dev->lock, flags);
-	broken = dev->broken;
-	spin_unlock_irqrestore(&dev->lock, flags);
+	spin_lock_irqsave(&conn->dev->lock, flags);
+	broken = conn->broken;
+	spin_unlock_irqrestore(&conn->dev->lock, flags);
 	return broken;
 }
 
-/* The attempts to connect again ran out: the connection is dead. */
-static void fakenbd_conn_give_up(struct fakenbd_dev *dev, const char *why)
+/*
+ * The attempts to connect again ran out: the device is dead, since this
+ * connection's requests have nowhere else to go.
+ */
+static void fakenbd_conn_give_up(struct fakenbd_conn *conn, const char *why)
 {
+	struct fakenbd_dev *dev = conn->dev;
+	char name[FAKENBD_NAME_MAX + 8];
 	unsigned long flags;
 	bool gave_up;
 
 	spin_lock_irqsave(&dev->lock, flags);
-	gave_up = dev->broken;
+	gave_up = conn->broken;
 	if (gave_up) {
-		dev->broken = false;
-		dev->dead = true;
+		fakenbd_mark_dead_locked(dev);
 		snprintf(dev->reason, sizeof(dev->reason),
 			 "not connected again within %u s: %s",
 			 dev->dead_timeout, why);
@@ -626,7 +760,9 @@ static void fakenbd_conn_give_up(struct fakenbd_dev *dev, const char *why)
 	spin_unlock_irqrestore(&dev->lock, flags);
 	if (!gave_up)
 		return;
-	pr_warn("%s: disconnected from %pISpc: %s\n", dev->name, &dev->addr,
+	fakenbd_shutdown_others(dev, conn);
+	pr_warn("%s: disconnected from %pISpc: %s\n",
+		fakenbd_conn_name(conn, name, sizeof(name)), &dev->addr,
 		dev->reason);
 	wake_up_all(&dev->conn_wait);
 	fakenbd_notify(dev);
@@ -634,7 +770,8 @@ static void fakenbd_conn_give_up(struct fakenbd_dev *dev, const char *why)
 
 /*
  * Whether a new connection's export is the one the disk was made on: the
- * same size, and blocks and requests the disk's queue already makes.
+ * same size, blocks and requests the disk's queue already makes, and
+ * still several connections allowed when the disk has them.
  */
 static bool fakenbd_export_fits(struct fakenbd_dev *dev,
 				const struct fakenbd_export_info *info,
@@ -653,43 +790,52 @@ static bool fakenbd_export_fits(struct fakenbd_dev *dev,
 		snprintf(why, why_len, "the export's block sizes changed");
 		return false;
 	}
+	if (dev->nr_conns > 1 && !(info->flags & NBD_FLAG_CAN_MULTI_CONN)) {
+		snprintf(why, why_len,
+			 "the server no longer allows several connections");
+		return false;
+	}
 	return true;
 }
 
 /*
  * Put a new connection in place of the lost one: what waits on the
  * transmit list is sent on it from the start. False, with the session
- * closed, when the connection became dead meanwhile.
+ * closed, when the device became dead meanwhile.
  */
-static bool fakenbd_conn_replace(struct fakenbd_dev *dev,
+static bool fakenbd_conn_replace(struct fakenbd_conn *conn,
 				 struct fakenbd_session *session)
 {
+	struct fakenbd_dev *dev = conn->dev;
+	char name[FAKENBD_NAME_MAX + 8];
 	struct socket *old = NULL;
 	struct fakenbd_cmd *cmd;
 	unsigned long flags;
 
-	fakenbd_sock_memalloc(session->sock);
-	mutex_lock(&dev->tx_mutex);
-	mutex_lock(&dev->sock_mutex);
+	fakenbd_sock_memalloc(session->socks[0]);
+	mutex_lock(&conn->tx_mutex);
+	mutex_lock(&conn->sock_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
-	if (dev->broken) {
-		old = dev->sock;
-		dev->sock = session->sock;
-		dev->broken = false;
-		list_for_each_entry(cmd, &dev->tx_list, tx_entry)
+	if (conn->broken) {
+		old = conn->sock;
+		conn->sock = session->socks[0];
+		conn->broken = false;
+		dev->broken--;
+		list_for_each_entry(cmd, &conn->tx_list, tx_entry)
 			cmd->sent = 0;
 	}
 	spin_unlock_irqrestore(&dev->lock, flags);
-	mutex_unlock(&dev->sock_mutex);
-	mutex_unlock(&dev->tx_mutex);
+	mutex_unlock(&conn->sock_mutex);
+	mutex_unlock(&conn->tx_mutex);
 	if (!old) {
 		fakenbd_session_close(session);
 		return false;
 	}
 	kfree(session);
 	fakenbd_sock_release(old);
-	pr_info("%s: connected again to %pISpc\n", dev->name, &dev->addr);
-	queue_work(fakenbd_wq, &dev->tx_work);
+	pr_info("%s: connected again to %pISpc\n",
+		fakenbd_conn_name(conn, name, sizeof(name)), &dev->addr);
+	queue_work(fakenbd_wq, &conn->tx_work);
 	fakenbd_notify(dev);
 	return true;
 }
@@ -697,24 +843,25 @@ static bool fakenbd_conn_replace(struct fakenbd_dev *dev,
 /*
  * The connection is broken: connect again, once a second, for the
  * device's dead_timeout. True once a new connection is in place; false
- * when the connection is dead (never broken, given up, disconnected, or
- * the device is stopping).
+ * when the device is dead (never broken, given up, disconnected, or the
+ * device is stopping).
  */
-static bool fakenbd_reconnect(struct fakenbd_dev *dev)
+static bool fakenbd_reconnect(struct fakenbd_conn *conn)
 {
+	struct fakenbd_dev *dev = conn->dev;
 	unsigned long deadline = jiffies + dev->dead_timeout * HZ;
 	char why[FAKENBD_REASON_LEN] = "no attempt";
 	struct fakenbd_session *session;
 	unsigned int attempt;
 
-	if (!fakenbd_is_broken(dev))
+	if (!fakenbd_is_broken(conn))
 		return false;
 	/* Nothing is sent while broken: what is out waits whole, again. */
-	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_requeue_one, dev);
+	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_requeue_one, conn);
 	for (;;) {
 		long left = (long)(deadline - jiffies);
 
-		if (!fakenbd_is_broken(dev) || kthread_should_stop())
+		if (!fakenbd_is_broken(conn) || kthread_should_stop())
 			return false;
 		if (left <= 0)
 			break;
@@ -725,38 +872,39 @@ static bool fakenbd_reconnect(struct fakenbd_dev *dev)
 			attempt = min(attempt, dev->timeout);
 		session = fakenbd_session_make(dev->net, &dev->addr,
 					       dev->export, !dev->read_only,
-					       attempt, why, sizeof(why));
+					       attempt, 1, why, sizeof(why));
 		if (!IS_ERR(session)) {
 			if (fakenbd_export_fits(dev, &session->info, why,
 						sizeof(why)))
-				return fakenbd_conn_replace(dev, session);
+				return fakenbd_conn_replace(conn, session);
 			fakenbd_session_close(session);
 			break;
 		}
 		if (PTR_ERR(session) == -EROFS)
 			break;
 		wait_event_interruptible_timeout(dev->conn_wait,
-						 !fakenbd_is_broken(dev) ||
+						 !fakenbd_is_broken(conn) ||
 						 kthread_should_stop(), HZ);
 	}
-	fakenbd_conn_give_up(dev, why);
+	fakenbd_conn_give_up(conn, why);
 	return false;
 }
 
 static int fakenbd_rx_thread(void *data)
 {
-	struct fakenbd_dev *dev = data;
+	struct fakenbd_conn *conn = data;
 	unsigned int noio = memalloc_noio_save();
 
 	do {
-		while (!fakenbd_rx_one(dev))
+		while (!fakenbd_rx_one(conn))
 			;
-	} while (fakenbd_reconnect(dev));
+	} while (fakenbd_reconnect(conn));
 	/*
-	 * The socket is shut down: a send still under way fails at once, and
-	 * neither queue_rq nor the transmit work takes a request any more.
+	 * The device is dead and every socket shut down: a send still under
+	 * way fails at once, and neither queue_rq nor the transmit work
+	 * takes a request any more.
 	 */
-	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_sweep_one, dev);
+	blk_mq_tagset_busy_iter(&conn->dev->tagset, fakenbd_sweep_one, conn);
 	memalloc_noio_restore(noio);
 
 	for (;;) {
@@ -773,6 +921,7 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 				     const struct blk_mq_queue_data *bd)
 {
 	struct fakenbd_dev *dev = hctx->queue->queuedata;
+	struct fakenbd_conn *conn = &dev->conns[hctx->queue_num];
 	struct request *rq = bd->rq;
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	bool locked, direct, kick = true;
@@ -796,35 +945,35 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	blk_mq_start_request(rq);
 	/* Whoever holds it is writing: then queue behind them. */
-	locked = mutex_trylock(&dev->tx_mutex);
+	locked = mutex_trylock(&conn->tx_mutex);
 	spin_lock_irqsave(&dev->lock, flags);
 	if (dev->dead || dev->server_closing) {
 		spin_unlock_irqrestore(&dev->lock, flags);
 		if (locked)
-			mutex_unlock(&dev->tx_mutex);
+			mutex_unlock(&conn->tx_mutex);
 		atomic_long_inc(&dev->errors);
 		fakenbd_notify(dev);
 		return BLK_STS_IOERR;
 	}
 	dev->seq++;
-	cmd->handle = (u64)dev->seq << 32 | rq->tag;
+	cmd->handle = (u64)dev->seq << 32 | blk_mq_unique_tag(rq);
 	cmd->sent = 0;
-	direct = locked && list_empty(&dev->tx_list) && !dev->broken;
+	direct = locked && list_empty(&conn->tx_list) && !conn->broken;
 	if (direct) {
 		cmd->state = FAKENBD_CMD_SENDING;
 	} else {
 		cmd->state = FAKENBD_CMD_QUEUED;
-		list_add_tail(&cmd->tx_entry, &dev->tx_list);
+		list_add_tail(&cmd->tx_entry, &conn->tx_list);
 	}
 	spin_unlock_irqrestore(&dev->lock, flags);
 
 	/* Sent whole (or failed, and the sweep has it): no work to kick. */
-	if (direct && fakenbd_tx_one(dev, rq, MSG_DONTWAIT))
+	if (direct && fakenbd_tx_one(conn, rq, MSG_DONTWAIT))
 		kick = false;
 	if (locked)
-		mutex_unlock(&dev->tx_mutex);
+		mutex_unlock(&conn->tx_mutex);
 	if (kick)
-		queue_work(fakenbd_wq, &dev->tx_work);
+		queue_work(fakenbd_wq, &conn->tx_work);
 	return BLK_STS_OK;
 }
 
@@ -837,7 +986,8 @@ static void fakenbd_complete_rq(struct request *rq)
 
 /*
  * A request out for longer than the timeout: the server is stuck or gone.
- * Give up the connection; the sweep then fails this request with the rest.
+ * Give up its connection; the request is then sent again on a new one
+ * (dead_timeout) or failed by the sweep with the rest.
  */
 static enum blk_eh_timer_return fakenbd_timeout(struct request *rq)
 {
@@ -848,7 +998,7 @@ static enum blk_eh_timer_return fakenbd_timeout(struct request *rq)
 				    dev->name, FAKENBD_WAIT_REPORT, &dev->addr);
 		return BLK_EH_RESET_TIMER;
 	}
-	fakenbd_conn_fail(dev, "a request timed out after %u s",
+	fakenbd_conn_fail(fakenbd_conn_of(rq), "a request timed out after %u s",
 			  dev->timeout);
 	return BLK_EH_RESET_TIMER;
 }
@@ -1018,7 +1168,7 @@ static int fakenbd_alloc_disk(struct fakenbd_dev *dev,
 	int ret;
 
 	dev->tagset.ops = &fakenbd_mq_ops;
-	dev->tagset.nr_hw_queues = 1;
+	dev->tagset.nr_hw_queues = dev->nr_conns;
 	dev->tagset.queue_depth = FAKENBD_QUEUE_DEPTH;
 	dev->tagset.numa_node = NUMA_NO_NODE;
 	dev->tagset.cmd_size = sizeof(struct fakenbd_cmd);
@@ -1028,6 +1178,11 @@ static int fakenbd_alloc_disk(struct fakenbd_dev *dev,
 	ret = blk_mq_alloc_tag_set(&dev->tagset);
 	if (ret)
 		return ret;
+	/* A queue for each connection, so that each has its own tags. */
+	if (dev->tagset.nr_hw_queues != dev->nr_conns) {
+		blk_mq_free_tag_set(&dev->tagset);
+		return -EINVAL;
+	}
 
 	dev->disk = fakenbd_compat_alloc_disk(&dev->tagset, &setup, dev);
 	if (IS_ERR(dev->disk)) {
@@ -1062,21 +1217,58 @@ static void fakenbd_dev_free(struct fakenbd_dev *dev)
 }
 
 /*
- * Wait for the receive thread's sweep, then end it and the socket. The
- * socket goes under @tx_mutex: fakenbd_disconnect() may still look at it.
+ * Make the device dead, wait for each receive thread's sweep, then end
+ * the threads and the sockets. A socket goes under its @sock_mutex and
+ * @tx_mutex: fakenbd_disconnect() may still look at it.
  */
-static void fakenbd_end_connection(struct fakenbd_dev *dev)
+static void fakenbd_end_connections(struct fakenbd_dev *dev)
 {
+	struct fakenbd_conn *conn;
 	struct socket *sock;
+	unsigned int i;
 
-	fakenbd_conn_close(dev, "disconnected");
-	kthread_stop(dev->rx_thread);
-	flush_work(&dev->tx_work);
-	mutex_lock(&dev->tx_mutex);
-	sock = dev->sock;
-	dev->sock = NULL;
-	mutex_unlock(&dev->tx_mutex);
-	fakenbd_sock_release(sock);
+	fakenbd_conn_close(&dev->conns[0], "disconnected");
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		if (conn->rx_thread)
+			kthread_stop(conn->rx_thread);
+		flush_work(&conn->tx_work);
+		mutex_lock(&conn->tx_mutex);
+		mutex_lock(&conn->sock_mutex);
+		sock = conn->sock;
+		conn->sock = NULL;
+		mutex_unlock(&conn->sock_mutex);
+		mutex_unlock(&conn->tx_mutex);
+		fakenbd_sock_release(sock);
+	}
+}
+
+/* Start each connection's receive thread; -errno with none left running. */
+static int fakenbd_start_threads(struct fakenbd_dev *dev, char *why,
+				 size_t why_len)
+{
+	struct fakenbd_conn *conn;
+	struct task_struct *task;
+	unsigned int i;
+
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		if (dev->nr_conns == 1)
+			task = kthread_run(fakenbd_rx_thread, conn,
+					   "fakenbd-%s", dev->name);
+		else
+			task = kthread_run(fakenbd_rx_thread, conn,
+					   "fakenbd-%s/%u", dev->name, i);
+		if (IS_ERR(task)) {
+			snprintf(why, why_len,
+				 "cannot start a receive thread (error %ld)",
+				 PTR_ERR(task));
+			fakenbd_end_connections(dev);
+			return PTR_ERR(task);
+		}
+		conn->rx_thread = task;
+	}
+	return 0;
 }
 
 static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
@@ -1084,10 +1276,23 @@ static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
 	return min_t(unsigned int, config->timeout, FAKENBD_MAX_TIMEOUT);
 }
 
+/*
+ * 0 means 1: a config that never heard of connections gets one. No more
+ * than one per CPU: blk-mq makes no more hardware queues than that (as
+ * for nbd.ko), and a connection without a queue would carry nothing.
+ */
+static unsigned int fakenbd_config_conns(const struct fakenbd_config *config)
+{
+	return clamp_t(unsigned int, config->connections, 1,
+		       min_t(unsigned int, FAKENBD_MAX_CONNECTIONS,
+			     nr_cpu_ids));
+}
+
 /**
  * fakenbd_session_open() - connect to an NBD server and run the handshake
- * @config: the server, the export, rw and the timeout; its other members
- *	are not used. Not referenced after the call.
+ * @config: the server, the export, rw, the timeout and the number of
+ *	connections; its other members are not used. Not referenced after
+ *	the call.
  * @why: set to a reason for the user on failure, such as "connect
  *	127.0.0.1:10809: connection refused", "server has no export 'foo'"
  *	or "export is read-only, rw=1 refused"
@@ -1096,9 +1301,12 @@ static unsigned int fakenbd_config_timeout(const struct fakenbd_config *config)
  * Everything of a start that waits on the server, done apart: a caller
  * that must not wait under its own locks (a configfs commit runs inside
  * rename(2)) opens the session first and hands it to fakenbd_start().
- * The connection and the whole handshake take at most @config->timeout
- * seconds together, however the server spreads its bytes; a signal ends
- * the wait at once. It is made in the caller's network namespace.
+ * The connections, one after the other, and their whole handshakes take
+ * at most @config->timeout seconds together, however the server spreads
+ * its bytes; a signal ends the wait at once. More than one connection
+ * needs a server that says NBD_FLAG_CAN_MULTI_CONN: that a flush on one
+ * covers the writes done on all. They are made in the caller's network
+ * namespace.
  *
  * Context: process context; sleeps up to @config->timeout seconds.
  * Return: the session, or an ERR_PTR() with @why set.
@@ -1113,54 +1321,112 @@ struct fakenbd_session *fakenbd_session_open(const struct fakenbd_config *config
 	}
 	return fakenbd_session_make(current->nsproxy->net_ns, &config->addr,
 				    config->export ?: "", config->rw,
-				    fakenbd_config_timeout(config), why,
+				    fakenbd_config_timeout(config),
+				    fakenbd_config_conns(config), why,
 				    why_len);
 }
 
 /*
- * Connect in @net and shake hands, within @timeout seconds together (0:
- * no limit): fakenbd_session_open()'s work, and the receive thread's when
- * it connects again. -EROFS when @rw and the export is read-only.
+ * One more connection of a session, its handshake done, before
+ * @deadline (0: none); a connection whose handshake failed is closed
+ * here. The first connection's export info goes to
+ * @session->info; a later one must say the same size and flags.
+ */
+static int fakenbd_session_add(struct fakenbd_session *session,
+			       struct net *net,
+			       const struct sockaddr_storage *addr,
+			       const char *export, unsigned long deadline,
+			       unsigned int nr_conns, char *why, size_t why_len)
+{
+	unsigned int n = session->nr_socks;
+	struct fakenbd_export_info info;
+	unsigned int timeout = 0;
+	struct socket *sock;
+	long left;
+	int ret;
+
+	if (deadline) {
+		left = (long)(deadline - jiffies);
+		if (left <= 0) {
+			snprintf(why, why_len,
+				 "connection %u of %u: timed out", n + 1,
+				 nr_conns);
+			return -ETIMEDOUT;
+		}
+		timeout = DIV_ROUND_UP(left, HZ);
+	}
+	sock = fakenbd_sock_connect(net, addr, timeout, why, why_len);
+	if (IS_ERR(sock))
+		return PTR_ERR(sock);
+	ret = fakenbd_negotiate(sock, export, deadline, &info, why, why_len);
+	if (ret) {
+		sock_release(sock);
+		return ret;
+	}
+	/* In the transmission phase: fakenbd_session_close() ends it. */
+	session->socks[session->nr_socks++] = sock;
+	if (!n) {
+		session->info = info;
+		if (nr_conns > 1 && !(info.flags & NBD_FLAG_CAN_MULTI_CONN)) {
+			snprintf(why, why_len,
+				 "server does not allow %u connections to one export (no NBD_FLAG_CAN_MULTI_CONN): use 1",
+				 nr_conns);
+			return -EOPNOTSUPP;
+		}
+	} else if (info.size != session->info.size ||
+		   info.flags != session->info.flags) {
+		snprintf(why, why_len,
+			 "connection %u of %u: the server described the export differently",
+			 n + 1, nr_conns);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/*
+ * Connect @nr_conns times in @net and shake hands, within @timeout
+ * seconds together (0: no limit): fakenbd_session_open()'s work, and a
+ * receive thread's when it connects again (one connection). -EROFS when
+ * @rw and the export is read-only.
  */
 static struct fakenbd_session *
 fakenbd_session_make(struct net *net, const struct sockaddr_storage *addr,
 		     const char *export, bool rw, unsigned int timeout,
-		     char *why, size_t why_len)
+		     unsigned int nr_conns, char *why, size_t why_len)
 {
 	unsigned long deadline = timeout ? jiffies + timeout * HZ : 0;
 	struct fakenbd_session *session;
+	unsigned int i;
 	int ret;
 
-	session = kzalloc(sizeof(*session), GFP_KERNEL);
+	session = kzalloc(struct_size(session, socks, nr_conns), GFP_KERNEL);
 	if (!session)
 		return ERR_PTR(-ENOMEM);
-	session->sock = fakenbd_sock_connect(net, addr, timeout, why, why_len);
-	if (IS_ERR(session->sock)) {
-		ret = PTR_ERR(session->sock);
-		goto err_free;
+	for (i = 0; i < nr_conns; i++) {
+		ret = fakenbd_session_add(session, net, addr, export, deadline,
+					  nr_conns, why, why_len);
+		if (ret)
+			goto err_close;
 	}
-	ret = fakenbd_negotiate(session->sock, export, deadline,
-				&session->info, why, why_len);
-	if (ret)
-		goto err_release_sock;
 	if (rw && (session->info.flags & NBD_FLAG_READ_ONLY)) {
 		snprintf(why, why_len, "export is read-only, rw=1 refused");
-		fakenbd_sock_disconnect(session->sock, jiffies + HZ);
 		ret = -EROFS;
-		goto err_release_sock;
+		goto err_close;
 	}
 	/*
 	 * The transmission phase: a send may wait the timeout; the receive
 	 * thread waits for replies as long as need be (requests time out).
 	 */
-	WRITE_ONCE(session->sock->sk->sk_sndtimeo, fakenbd_jiffies(timeout));
-	WRITE_ONCE(session->sock->sk->sk_rcvtimeo, MAX_SCHEDULE_TIMEOUT);
+	for (i = 0; i < nr_conns; i++) {
+		WRITE_ONCE(session->socks[i]->sk->sk_sndtimeo,
+			   fakenbd_jiffies(timeout));
+		WRITE_ONCE(session->socks[i]->sk->sk_rcvtimeo,
+			   MAX_SCHEDULE_TIMEOUT);
+	}
 	return session;
 
-err_release_sock:
-	sock_release(session->sock);
-err_free:
-	kfree(session);
+err_close:
+	fakenbd_session_close(session);
 	return ERR_PTR(ret);
 }
 
@@ -1168,16 +1434,22 @@ err_free:
  * fakenbd_session_close() - end a session no disk took over
  * @session: from fakenbd_session_open(), or NULL
  *
- * Sends NBD_CMD_DISC (waiting a second at most) and closes the socket.
+ * Sends NBD_CMD_DISC on each connection (waiting a second at most in all)
+ * and closes them.
  *
  * Context: process context; sleeps.
  */
 void fakenbd_session_close(struct fakenbd_session *session)
 {
+	unsigned long deadline = jiffies + HZ;
+	unsigned int i;
+
 	if (!session)
 		return;
-	fakenbd_sock_disconnect(session->sock, jiffies + HZ);
-	sock_release(session->sock);
+	for (i = 0; i < session->nr_socks; i++) {
+		fakenbd_sock_disconnect(session->socks[i], deadline);
+		sock_release(session->socks[i]);
+	}
 	kfree(session);
 }
 
@@ -1192,7 +1464,9 @@ void fakenbd_session_close(struct fakenbd_session *session)
  * @why_len: size of @why
  *
  * Adds a disk of the export's size, read-only when @config->rw is false
- * or the server says so. With a @session, nothing waits on the server:
+ * or the server says so, with a hardware queue for each of the session's
+ * connections (@config->connections). With a @session, nothing waits on
+ * the server:
  * the partitions are not read here but by the disk's first opener (udev's
  * probe, a mount), in its own context.
  *
@@ -1205,25 +1479,32 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 				  char *why, size_t why_len)
 {
 	struct fakenbd_queue_setup limits;
+	struct fakenbd_conn *conn;
 	struct fakenbd_dev *dev;
+	unsigned int i;
 	int ret;
 
 	if (!session) {
 		session = fakenbd_session_open(config, why, why_len);
 		if (IS_ERR(session))
 			return ERR_CAST(session);
-	} else if (READ_ONCE(session->sock->sk->sk_state) != TCP_ESTABLISHED) {
+	}
+	for (i = 0; i < session->nr_socks; i++) {
+		if (READ_ONCE(session->socks[i]->sk->sk_state) ==
+		    TCP_ESTABLISHED)
+			continue;
 		snprintf(why, why_len,
 			 "the server closed the connection made before the commit: connect again");
 		fakenbd_session_close(session);
 		return ERR_PTR(-ENOTCONN);
 	}
 
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	dev = kzalloc(struct_size(dev, conns, session->nr_socks), GFP_KERNEL);
 	if (!dev) {
 		fakenbd_session_close(session);
 		return ERR_PTR(-ENOMEM);
 	}
+	dev->nr_conns = session->nr_socks;
 	dev->index = -1;
 	dev->addr = config->addr;
 	dev->read_only = !config->rw ||
@@ -1231,19 +1512,24 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	dev->timeout = fakenbd_config_timeout(config);
 	dev->dead_timeout = min_t(unsigned int, config->dead_timeout,
 				  FAKENBD_MAX_TIMEOUT);
-	dev->net = get_net(sock_net(session->sock->sk));
+	dev->net = get_net(sock_net(session->socks[0]->sk));
 	dev->status_changed = config->status_changed;
 	dev->data = config->data;
-	dev->sock = session->sock;
 	dev->info = session->info;
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		conn->dev = dev;
+		conn->index = i;
+		conn->sock = session->socks[i];
+		fakenbd_sock_memalloc(conn->sock);
+		INIT_WORK(&conn->tx_work, fakenbd_tx_work);
+		mutex_init(&conn->tx_mutex);
+		mutex_init(&conn->sock_mutex);
+		INIT_LIST_HEAD(&conn->tx_list);
+	}
 	kfree(session);
-	fakenbd_sock_memalloc(dev->sock);
 	INIT_LIST_HEAD(&dev->node);
-	INIT_LIST_HEAD(&dev->tx_list);
-	INIT_WORK(&dev->tx_work, fakenbd_tx_work);
-	mutex_init(&dev->tx_mutex);
 	init_waitqueue_head(&dev->tx_wait);
-	mutex_init(&dev->sock_mutex);
 	init_waitqueue_head(&dev->conn_wait);
 	spin_lock_init(&dev->lock);
 	atomic_long_set(&dev->errors, 0);
@@ -1266,14 +1552,9 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 			 ret);
 		goto err_unlock;
 	}
-	dev->rx_thread = kthread_run(fakenbd_rx_thread, dev, "fakenbd-%s",
-				     dev->name);
-	if (IS_ERR(dev->rx_thread)) {
-		ret = PTR_ERR(dev->rx_thread);
-		snprintf(why, why_len, "cannot start the receive thread (error %d)",
-			 ret);
+	ret = fakenbd_start_threads(dev, why, why_len);
+	if (ret)
 		goto err_free_disk;
-	}
 	/*
 	 * No partition scan inside add_disk(): it reads the disk, and a
 	 * server that stalls would hold the caller (and its locks) for the
@@ -1290,22 +1571,24 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	clear_bit(GD_SUPPRESS_PART_SCAN, &dev->disk->state);
 	list_add_tail(&dev->node, &fakenbd_devs);
 	mutex_unlock(&fakenbd_devs_mutex);
-	pr_info("%s: export '%s' on %pISpc, %llu bytes%s\n", dev->name,
-		dev->export, &dev->addr, dev->info.size,
-		dev->read_only ? ", read-only" : "");
+	pr_info("%s: export '%s' on %pISpc, %llu bytes%s, %u connection%s\n",
+		dev->name, dev->export, &dev->addr, dev->info.size,
+		dev->read_only ? ", read-only" : "", dev->nr_conns,
+		dev->nr_conns == 1 ? "" : "s");
 	return dev;
 
 err_end_connection:
-	fakenbd_end_connection(dev);
+	fakenbd_end_connections(dev);
+	/* The threads are gone and the sockets released. */
+err_free_disk:
 	fakenbd_free_disk(dev);
 	mutex_unlock(&fakenbd_devs_mutex);
 	goto err_free;
-err_free_disk:
-	fakenbd_free_disk(dev);
 err_unlock:
 	mutex_unlock(&fakenbd_devs_mutex);
 err_release_sock:
-	fakenbd_sock_release(dev->sock);
+	for (i = 0; i < dev->nr_conns; i++)
+		fakenbd_sock_release(dev->conns[i].sock);
 err_free:
 	fakenbd_dev_free(dev);
 	return ERR_PTR(ret);
@@ -1333,7 +1616,9 @@ err_free:
  */
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 {
+	struct fakenbd_conn *conn;
 	unsigned long flags;
+	unsigned int i;
 	bool up;
 
 	/*
@@ -1357,15 +1642,19 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 
 	del_gendisk(dev->disk);
 
-	/* The queue is empty: the disconnect is the last request. */
-	mutex_lock(&dev->tx_mutex);
-	spin_lock_irqsave(&dev->lock, flags);
-	up = !dev->dead && !dev->broken;
-	spin_unlock_irqrestore(&dev->lock, flags);
-	if (up)
-		fakenbd_sock_disconnect(dev->sock, 0);
-	mutex_unlock(&dev->tx_mutex);
-	fakenbd_end_connection(dev);
+	/* The queues are empty: the disconnect is the last request. */
+	fakenbd_set_ending(dev, "disconnected");
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		mutex_lock(&conn->tx_mutex);
+		spin_lock_irqsave(&dev->lock, flags);
+		up = !dev->dead && !conn->broken;
+		spin_unlock_irqrestore(&dev->lock, flags);
+		if (up)
+			fakenbd_sock_disconnect(conn->sock, 0);
+		mutex_unlock(&conn->tx_mutex);
+	}
+	fakenbd_end_connections(dev);
 
 	mutex_lock(&fakenbd_devs_mutex);
 	list_del(&dev->node);
@@ -1389,9 +1678,9 @@ void fakenbd_free(struct fakenbd_dev *dev)
  * fakenbd_disconnect() - end the connection, keep the disk
  * @dev: a started device
  *
- * As "nbd-client -d": NBD_CMD_DISC when nothing is on its way to the
- * server (a request half written would be cut), then the socket is shut
- * down. Every request in flight and every later one fails with EIO; the
+ * As "nbd-client -d": NBD_CMD_DISC on each connection with nothing on
+ * its way to the server (a request half written would be cut), then the
+ * sockets are shut down. Every request in flight and every later one fails with EIO; the
  * disk stays, so that a filesystem on it sees the errors and can be
  * unmounted, and fakenbd_stop() removes it. A connection being made again
  * is given up; one already dead is left as it is. May be called while
@@ -1403,19 +1692,26 @@ void fakenbd_free(struct fakenbd_dev *dev)
  */
 void fakenbd_disconnect(struct fakenbd_dev *dev)
 {
+	unsigned long deadline = jiffies + HZ;
+	struct fakenbd_conn *conn;
 	unsigned long flags;
+	unsigned int i;
 	bool quiet;
 
-	if (mutex_trylock(&dev->tx_mutex)) {
+	fakenbd_set_ending(dev, "disconnected by the user");
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		if (!mutex_trylock(&conn->tx_mutex))
+			continue;
 		spin_lock_irqsave(&dev->lock, flags);
-		quiet = !dev->dead && !dev->broken &&
-			list_empty(&dev->tx_list);
+		quiet = !dev->dead && !conn->broken &&
+			list_empty(&conn->tx_list);
 		spin_unlock_irqrestore(&dev->lock, flags);
 		if (quiet)
-			fakenbd_sock_disconnect(dev->sock, jiffies + HZ);
-		mutex_unlock(&dev->tx_mutex);
+			fakenbd_sock_disconnect(conn->sock, deadline);
+		mutex_unlock(&conn->tx_mutex);
 	}
-	fakenbd_conn_close(dev, "disconnected by the user");
+	fakenbd_conn_close(&dev->conns[0], "disconnected by the user");
 }
 
 /**
@@ -1470,8 +1766,8 @@ bool fakenbd_read_only(struct fakenbd_dev *dev)
  * @dev: the device
  *
  * Context: any.
- * Return: false while the connection is lost and being made again, and
- * for good once it is dead.
+ * Return: false while a connection is lost and being made again, and
+ * for good once the device is dead.
  */
 bool fakenbd_connected(struct fakenbd_dev *dev)
 {

@@ -4,14 +4,15 @@
  * connect a disk to an NBD server, to read its state and to take it down
  * again.
  *
- * A struct fakenbd_dev is one connection and the disk on it. fakenbd_start()
- * creates it connected; the connection may later be lost (the server went
- * away, timed out or broke the protocol). With a dead_timeout the device
- * then connects again for that long, keeping the requests out and sending
- * them again on the new connection; without one, or once it is over, or
- * after fakenbd_disconnect(), the connection is dead: the disk stays,
- * every I/O fails with EIO and fakenbd_connected() is false for good.
- * fakenbd_stop() removes the disk and ends the connection, fakenbd_free()
+ * A struct fakenbd_dev is a disk and its connections (one by default) to
+ * the server. fakenbd_start() creates it connected; a connection may
+ * later be lost (the server went away, timed out or broke the protocol).
+ * With a dead_timeout the device then connects again for that long,
+ * keeping the requests out and sending them again on the new connection;
+ * without one, or once it is over, or after fakenbd_disconnect(), the
+ * device is dead: the disk stays, every I/O fails with EIO and
+ * fakenbd_connected() is false for good. fakenbd_stop() removes the disk
+ * and ends the connections, fakenbd_free()
  * frees the device; the caller owns the pointer from a successful start
  * until the free, and must not call stop twice or concurrently with
  * itself.
@@ -29,6 +30,7 @@ struct fakenbd_session;
 #define FAKENBD_DEFAULT_TIMEOUT	30	/* seconds */
 #define FAKENBD_MAX_TIMEOUT	3600	/* seconds, of timeout and dead_timeout */
 #define FAKENBD_NAME_MAX	31	/* a disk name, without the NUL */
+#define FAKENBD_MAX_CONNECTIONS	16	/* to one server, for one disk */
 
 /**
  * struct fakenbd_config - what fakenbd_start() needs to make a disk
@@ -46,6 +48,12 @@ struct fakenbd_session;
  * @dead_timeout: seconds a lost connection is made again for, with the
  *	requests out kept and sent again; 0 (nbd.ko's default) fails them
  *	at once and the connection stays dead
+ * @connections: how many connections to the server, each serving one
+ *	hardware queue of the disk: 1 to FAKENBD_MAX_CONNECTIONS, 0 taken
+ *	as 1, and no more than the CPUs (blk-mq's limit on hardware
+ *	queues: more would carry nothing). More than one needs a server
+ *	that says NBD_FLAG_CAN_MULTI_CONN; the device is dead once one of
+ *	them is.
  * @status_changed: called when fakenbd_connected() or fakenbd_errors()
  *	changes, or NULL. It may run in atomic context (blk-mq's dispatch,
  *	for a request refused after the connection died) and must not
@@ -61,6 +69,7 @@ struct fakenbd_config {
 	bool rw;
 	unsigned int timeout;
 	unsigned int dead_timeout;
+	unsigned int connections;
 	void (*status_changed)(void *data);
 	void *data;
 };

@@ -50,6 +50,7 @@
 #define NBD_FLAG_SEND_FUA		BIT(3)
 #define NBD_FLAG_ROTATIONAL		BIT(4)
 #define NBD_FLAG_SEND_TRIM		BIT(5)
+#define NBD_FLAG_CAN_MULTI_CONN		BIT(8)	/* a flush covers every connection */
 
 /* Requests and simple replies. */
 #define NBD_REQUEST_MAGIC		0x25609513

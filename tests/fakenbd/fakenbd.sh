@@ -6,14 +6,19 @@
 # against the server's file, settings and un-commit refused while live or
 # mounted, read-only exports and rw=0, two disks at once, refused commits
 # with their messages, the server killed under I/O (connected turns 0 and
-# notifies), and the module unloading afterwards. Ours only: fakenbd
+# notifies), several connections to one export (each connection lost
+# and made again on its own, the refusal of a server that does not allow
+# them), and the module unloading afterwards. Ours only: fakenbd
 # needs configfs-ng's committable items.
 #
 #   nbd-server :10809 --+-- export "disk" = /tmp/fnbd/disk.img (64 MiB)
 #                       |-- export "two"  = /tmp/fnbd/two.img  (8 MiB)
-#                       `-- export "ro"   = /tmp/fnbd/ro.img   (8 MiB, ro)
+#                       |-- export "ro"   = /tmp/fnbd/ro.img   (8 MiB, ro)
+#                       `-- export "cow"  = two.img, copy-on-write: the
+#                           one that does not allow several connections
 #   /sys/kernel/config/fakenbd/
-#     pending/NAME/   target, device, rw, timeout; status attributes
+#     pending/NAME/   target, device, rw, timeout, dead_timeout,
+#                     connections; status attributes
 #     live/NAME/      committed: /dev/NAME, a client of the server
 set -eu
 . ./fakenbd_lib.sh
@@ -57,6 +62,9 @@ server_start() {
 [ro]
 	exportname = $D/ro.img
 	readonly = true
+[cow]
+	exportname = $D/two.img
+	copyonwrite = true
 CONF
 	run nbd-server -C $D/config &&
 	WAIT_FOR_S=120 wait_for listening 10809
@@ -70,12 +78,13 @@ layout_is_committable() {
 	test "$(ls $FNBD | tr '\n' ' ')" = "live pending " &&
 	run mkdir $FNBD/pending/disk1 &&
 	test "$(ls $FNBD/pending/disk1 | tr '\n' ' ')" = \
-		"connect connected dead_timeout device disconnect disk errors last_error rw size sysfs target timeout " &&
+		"connect connected connections dead_timeout device disconnect disk errors last_error rw size sysfs target timeout " &&
 	test "$(stat -c %a $FNBD/pending/disk1/connect)" = 200 &&
 	test "$(stat -c %a $FNBD/pending/disk1/disconnect)" = 200 &&
 	test "$(cat $FNBD/pending/disk1/rw)" = 1 &&
 	test "$(cat $FNBD/pending/disk1/timeout)" = 30 &&
 	test "$(cat $FNBD/pending/disk1/dead_timeout)" = 0 &&
+	test "$(cat $FNBD/pending/disk1/connections)" = 1 &&
 	test "$(cat $FNBD/pending/disk1/connected)" = 0 &&
 	test -z "$(cat $FNBD/pending/disk1/target)"
 }
@@ -102,7 +111,11 @@ bad_settings_are_explained() {
 		"target: '127.0.0.1:0' is not $ADDR_FORMS" &&
 	setting_refused disk1 rw yes EINVAL "rw: 'yes' is not one of 0, 1" &&
 	setting_refused disk1 timeout 3601 EINVAL \
-		"timeout: '3601' is not in 0..3600"
+		"timeout: '3601' is not in 0..3600" &&
+	setting_refused disk1 connections 0 EINVAL \
+		"connections: '0' is not in 1..16" &&
+	setting_refused disk1 connections 17 EINVAL \
+		"connections: '17' is not in 1..16"
 }
 
 no_target_is_explained() {
@@ -139,7 +152,8 @@ sysfs_names_the_disk_directory() {
 
 settings_refused_while_live() {
 	sl_why="is refused while live: disconnect first (mv live/$disk pending/)"
-	for sl_kv in target=127.0.0.2 device=two rw=0 timeout=5; do
+	for sl_kv in target=127.0.0.2 device=two rw=0 timeout=5 connections=2
+	do
 		sl_k=${sl_kv%%=*} sl_v=${sl_kv#*=}
 		setting_refused $disk "$sl_k" "$sl_v" EBUSY \
 			"$sl_k: '$sl_v' $sl_why" || return 1
@@ -236,6 +250,140 @@ two_disks_at_once_ipv4_and_ipv6() {
 	dd if=/dev/$b of=$D/rb bs=64K count=8 iflag=direct 2>/dev/null &&
 	run cmp $D/pa $D/ra && run cmp $D/pb $D/rb &&
 	fnbd_stop $a && fnbd_stop $b
+}
+
+# The pids of nbd-server's processes serving a client (nbd-server forks
+# one per connection), newest last: all but the listener, the oldest.
+server_children() {
+	pidof nbd-server | tr ' ' '\n' | sort -n | sed 1d
+}
+
+log_says() {
+	dmesg | grep -q -- "$1"
+}
+
+no_server_children() {
+	[ -z "$(server_children)" ]
+}
+
+# cpu_io CPU dd-args...: dd pinned to one vCPU, so to the hardware queue,
+# and so the connection, that vCPU maps to.
+cpu_io() {
+	ci_cpu=$1
+	shift
+	taskset -c "$ci_cpu" dd "$@" 2>/dev/null
+}
+
+# One connection per hardware queue, and no more queues than CPUs (as
+# blk-mq gives nbd.ko): connections=4 on two vCPUs gives two queues, two
+# receive threads and two connections at the server. Data written from
+# each vCPU lands in the server's file, and reads back through the other.
+four_connections_carry_data() {
+	d=quad
+	wait_for no_server_children &&
+	fc_cpus=$(nproc)
+	fc_n=$((fc_cpus < 4 ? fc_cpus : 4))
+	echo "# $fc_cpus vCPUs: $fc_n connections"
+	fnbd_start $d target=127.0.0.1 device=disk connections=4 &&
+	test "$(ls /sys/block/$d/mq | wc -l)" = $fc_n &&
+	test "$(ps | grep -c "\[fakenbd-$d/[0-3]\]")" = $fc_n &&
+	test "$(server_children | wc -l)" = $fc_n &&
+	log_has "fakenbd: $d: export 'disk' on 127.0.0.1:10809, 67108864 bytes, $fc_n connections" ||
+		return 1
+	dd if=/dev/urandom of=$D/q0 bs=64K count=32 2>/dev/null &&
+	dd if=/dev/urandom of=$D/q1 bs=64K count=32 2>/dev/null &&
+	cpu_io 0 if=$D/q0 of=/dev/$d bs=64K oflag=direct &&
+	cpu_io $((fc_cpus - 1)) if=$D/q1 of=/dev/$d bs=64K seek=32 \
+		oflag=direct &&
+	dd if=$D/disk.img of=$D/b0 bs=64K count=32 2>/dev/null &&
+	dd if=$D/disk.img of=$D/b1 bs=64K skip=32 count=32 2>/dev/null &&
+	run cmp $D/q0 $D/b0 && run cmp $D/q1 $D/b1 &&
+	cpu_io $((fc_cpus - 1)) if=/dev/$d of=$D/r0 bs=64K count=32 \
+		iflag=direct &&
+	cpu_io 0 if=/dev/$d of=$D/r1 bs=64K skip=32 count=32 iflag=direct &&
+	run cmp $D/q0 $D/r0 && run cmp $D/q1 $D/r1 &&
+	test "$(fnbd_status $d errors)" = 0 || return 1
+	# Each connection carried its vCPU's share: every server process
+	# read (the writes' data) and wrote (the reads') a MiB at least.
+	for fc_pid in $(server_children); do
+		fc_r=$(sed -n 's/^rchar: //p' /proc/$fc_pid/io)
+		fc_w=$(sed -n 's/^wchar: //p' /proc/$fc_pid/io)
+		echo "# server process $fc_pid: rchar $fc_r, wchar $fc_w"
+		[ "$fc_r" -gt 1048576 ] && [ "$fc_w" -gt 1048576 ] || return 1
+	done
+	fnbd_stop $d && wait_for no_server_children
+}
+
+# A server that does not say NBD_FLAG_CAN_MULTI_CONN (nbd-server's
+# copy-on-write export) gets one connection or none: the commit of two
+# is refused with the reason, and nothing stays connected.
+multi_conn_refused_without_server_consent() {
+	fnbd_make cowd target=127.0.0.1 device=cow connections=2 &&
+	fnbd_commit_fails EOPNOTSUPP \
+		"^server does not allow 2 connections to one export (no NBD_FLAG_CAN_MULTI_CONN): use 1$" \
+		cowd &&
+	wait_for no_server_children &&
+	fnbd_set cowd connections 1 && fnbd_commit cowd &&
+	test "$(fnbd_status cowd connected)" = 1 &&
+	fnbd_stop cowd
+}
+
+# The server process of one connection of two killed (nbd-server serves
+# each in a process of its own), under reads and writes from both vCPUs
+# with a dead_timeout: that connection alone is made again, the requests
+# on it are sent again, the other connection serves on, nothing fails.
+# Then, with no dead_timeout, the same loss makes the whole device dead:
+# I/O through either queue fails.
+one_connection_lost_is_made_again() {
+	d=pair
+	wait_for no_server_children &&
+	fnbd_start $d target=127.0.0.1 device=disk connections=2 \
+		dead_timeout=120 &&
+	test "$(server_children | wc -l)" = 2 || return 1
+	dd if=/dev/urandom of=$D/pp bs=64K count=64 2>/dev/null
+	(
+		i=0
+		while [ $i -lt 6 ]; do
+			cpu_io $((i % $(nproc))) if=$D/pp of=/dev/$d bs=64K \
+				oflag=direct &&
+			cpu_io $(((i + 1) % $(nproc))) if=/dev/$d of=$D/pr.$i \
+				bs=64K count=64 iflag=direct &&
+			cmp $D/pp $D/pr.$i || exit 1
+			i=$((i + 1))
+		done
+	) &
+	ol_io=$!
+	sleep 1
+	ol_victim=$(server_children | tail -n 1)
+	run kill -9 "$ol_victim"
+	WAIT_FOR_S=120 wait_for log_says "fakenbd: $d/[01]: lost 127.0.0.1:10809" &&
+	WAIT_FOR_S=120 wait_for log_says \
+		"fakenbd: $d/[01]: connected again to 127.0.0.1:10809" || return 1
+	wait $ol_io || { echo "# the I/O failed"; return 1; }
+	dmesg | grep "fakenbd: $d/" | sed 's/^/# /'
+	test "$(fnbd_status $d connected)" = 1 &&
+	test "$(fnbd_status $d errors)" = 0 &&
+	test "$(server_children | wc -l)" = 2 &&
+	fnbd_stop $d || return 1
+
+	d=pair0
+	wait_for no_server_children &&
+	fnbd_start $d target=127.0.0.1 device=disk connections=2 &&
+	run kill -9 "$(server_children | tail -n 1)" &&
+	wait_for sh -c "[ \"\$(cat $FNBD/live/$d/connected)\" = 0 ]" ||
+		return 1
+	echo "# last_error: $(fnbd_status $d last_error)"
+	ol_cpu=0
+	while [ $ol_cpu -lt "$(nproc)" ]; do
+		if cpu_io $ol_cpu if=/dev/$d of=/dev/null bs=4K count=1 \
+				iflag=direct; then
+			echo "# a read on vCPU $ol_cpu succeeded"
+			return 1
+		fi
+		ol_cpu=$((ol_cpu + 1))
+	done
+	fnbd_stop $d &&
+	wait_for no_server_children
 }
 
 # The disk is named after the item: a name a disk may not have is refused
@@ -511,7 +659,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 28
+ktap_plan 31
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -532,6 +680,10 @@ check bad_disk_name_refused bad_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
 check save_rm_restore_brings_disk_back save_rm_restore_brings_disk_back
+check four_connections_carry_data four_connections_carry_data
+check multi_conn_refused_without_server_consent \
+	multi_conn_refused_without_server_consent
+check one_connection_lost_is_made_again one_connection_lost_is_made_again
 check elevator_switch_under_io elevator_switch_under_io
 check swap_on_the_disk swap_on_the_disk
 check disconnect_fails_io_and_keeps_the_disk \

@@ -206,6 +206,57 @@ reconnect_after_a_server_restart() {
 	fnbd_stop back
 }
 
+# The pids of the multi server's processes serving a client, newest last.
+multi_children() {
+	pidof fakenbd_badserver | tr ' ' '\n' | sort -n | sed 1d
+}
+
+log_says() {
+	dmesg | grep -q -- "$1"
+}
+
+# read_on CPU: one 4 KiB read of /dev/mpair from that vCPU, so through its
+# hardware queue and connection.
+read_on() {
+	taskset -c "$1" dd if=/dev/mpair of=/dev/null bs=4K count=1 \
+		iflag=direct 2>/dev/null
+}
+
+# Two connections (the multi server, which says NBD_FLAG_CAN_MULTI_CONN)
+# under this kernel's checks: reads through each; the server's process of
+# one killed, that connection alone is made again (dead_timeout) and both
+# serve on; then both lost and the user's disconnect: every read fails.
+# A server that does not say it gets its commit of two refused.
+two_connections_lost_and_made_again() {
+	[ "$(nproc)" -ge 2 ] || { echo "# needs 2 vCPUs"; return 1; }
+	bad multi &&
+	fnbd_start mpair target=127.0.0.1:$PORT timeout=10 dead_timeout=60 \
+		connections=2 &&
+	test "$(multi_children | wc -l)" = 2 &&
+	read_on 0 && read_on 1 || return 1
+	run kill -9 "$(multi_children | tail -n 1)"
+	WAIT_FOR_S=60 wait_for log_says \
+		"mpair/[01]: connected again to 127.0.0.1:$PORT" || return 1
+	dmesg | grep "mpair/" | sed 's/^/# /'
+	read_on 0 && read_on 1 &&
+	test "$(fnbd_status mpair connected)" = 1 &&
+	test "$(fnbd_status mpair errors)" = 0 || return 1
+	killall -9 fakenbd_badserver
+	wait_for sh -c "cat $FNBD/live/mpair/last_error |
+		grep -q '^connecting again: '" &&
+	run sh -c "echo 1 > $FNBD/live/mpair/disconnect" &&
+	test "$(fnbd_status mpair last_error)" = "disconnected by the user" ||
+		return 1
+	if read_on 0 || read_on 1; then
+		echo "# a read succeeded"
+		return 1
+	fi
+	fnbd_stop mpair &&
+	bad ioerror && fnbd_make one target=127.0.0.1:$PORT connections=2 &&
+	fnbd_commit_fails EOPNOTSUPP "no NBD_FLAG_CAN_MULTI_CONN" one &&
+	run rmdir "$FNBD/pending/one"
+}
+
 # disconnect while the disk connects again: the attempts end, the reason
 # says the user's, and a read fails with EIO at once.
 disconnect_gives_up_connecting_again() {
@@ -263,7 +314,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 25
+ktap_plan 26
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -286,6 +337,8 @@ check no_reply_times_out transmission stall 0
 check error_reply_fails_one_request transmission ioerror 1
 check no_timeout_waits_for_a_slow_reply no_timeout_waits
 check reconnect_after_a_server_restart reconnect_after_a_server_restart
+check two_connections_lost_and_made_again \
+	two_connections_lost_and_made_again
 check disconnect_gives_up_connecting_again \
 	disconnect_gives_up_connecting_again
 check uncommit_never_waits_on_the_server \

@@ -2,7 +2,7 @@
 /*
  * A deliberately bad NBD server for tests/fakenbd/fakenbd_bad.sh: it listens
  * on 127.0.0.1:PORT, goes to the background once listening, serves one
- * client and exits. MODE picks the misbehaviour:
+ * client and exits (but in mode multi). MODE picks the misbehaviour:
  *
  *   badmagic      greets with a wrong magic
  *   silent        accepts, then says nothing (the client must time out)
@@ -27,13 +27,16 @@
  *   eshutdown     replies NBD_ESHUTDOWN and keeps serving until NBD_CMD_DISC
  *
  * and stallscan: never replies to a read below 256 KiB (where the
- * partition table is), and serves the rest.
+ * partition table is), and serves the rest; and multi, an honest one that
+ * says NBD_FLAG_CAN_MULTI_CONN, keeps listening and serves each client in
+ * a process of its own (killed, it loses that connection alone).
  *
  * Usage: fakenbd_badserver MODE PORT
  */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +155,8 @@ static void handshake(int fd)
 		option_reply(fd, 7, 3, 12);
 		put16(fd, 0);
 		put64(fd, size);
-		put16(fd, 1 | 4);	/* HAS_FLAGS, SEND_FLUSH */
+		/* HAS_FLAGS, SEND_FLUSH; CAN_MULTI_CONN */
+		put16(fd, 1 | 4 | (is("multi") ? 0x100 : 0));
 	}
 	if (is("badblock") || is("blocksize")) {
 		option_reply(fd, 7, 3, 14);
@@ -242,6 +246,19 @@ int main(int argc, char **argv)
 	}
 	if (fork())
 		return 0;
+	if (is("multi"))
+		signal(SIGCHLD, SIG_IGN);	/* no zombies to count */
+	while (is("multi")) {
+		fd = accept(lfd, NULL, NULL);
+		if (fd < 0)
+			return 1;
+		if (!fork()) {
+			close(lfd);
+			handshake(fd);
+			serve(fd);
+		}
+		close(fd);
+	}
 	fd = accept(lfd, NULL, NULL);
 	if (fd < 0)
 		return 1;
