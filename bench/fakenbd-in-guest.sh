@@ -4,14 +4,20 @@
 # fakenbd's I/O against the kernel's own NBD client, in the guest: the
 # only test of the list scripts/bench-fakenbd.sh boots (ours: fakenbd
 # needs configfs-ng). Both clients are connected to the same export of
-# one nbd-server for the whole run; every round runs each fio case on
-# one disk and at once on the other, the first side alternating from
-# round to round, so that a slow spell of the host weighs on both.
+# one nbd-server for the whole run, once for each connection count of
+# CONNS; every round runs each fio case on one disk and then on the
+# other, the first side alternating from round to round, so that a slow
+# spell of the host weighs on both.
 #
 #   nbd-server 127.0.0.1:10809 -- export "disk" = /tmp/fnbd-bench/disk.img
 #                                 (SIZE_MB, on the guest's tmpfs root)
-#      |-- fakenbd: /sys/kernel/config/fakenbd/live/fnbdbench -> /dev/fnbdbench
-#      `-- nbd.ko:  nbd-client -N disk -> /dev/nbd0
+#      |-- fakenbd: fakenbd/live/fnbdbenchN, connections=N -> /dev/fnbdbenchN
+#      `-- nbd.ko:  nbd-client -N disk -C N -> /dev/nbdK
+#
+# The server says NBD_FLAG_CAN_MULTI_CONN (nbd-server does for every
+# export but a copy-on-write one). Neither client uses more connections
+# than the guest has vCPUs: blk-mq makes no more hardware queues, and
+# each connection serves one.
 #
 # Each figure is a "# csv: client,round,case,kib_s,iops ;" line
 # (scripts/bench-fakenbd.sh mends a line that init's forwarding split).
@@ -21,12 +27,27 @@ cd /tests || exit 1
 . ./fakenbd_lib.sh
 
 D=/tmp/fnbd-bench
-FDISK=fnbdbench
-NDEV=/dev/nbd0
 before=$(modules_loaded)
 
+# The disks of connection count N (the Kth of CONNS, from 0).
+fdisk() { echo "fnbdbench$1"; }
+ndisk() {
+	nd_k=0
+	for nd_n in $CONNS; do
+		[ "$nd_n" = "$1" ] && { echo "nbd$nd_k"; return; }
+		nd_k=$((nd_k + 1))
+	done
+}
+all_disks() {
+	for ad_n in $CONNS; do
+		echo "$(fdisk "$ad_n") $(ndisk "$ad_n")"
+	done
+}
+
 cleanup() {
-	nbd-client -d $NDEV > /dev/null 2>&1 || true
+	for cl_n in $CONNS; do
+		nbd-client -d "/dev/$(ndisk "$cl_n")" > /dev/null 2>&1 || true
+	done
 	fnbd_remove_all
 	killall -9 nbd-server 2>/dev/null || true
 	unload_since "$before" || true
@@ -50,47 +71,68 @@ CONF
 
 # A long timeout: a loaded host's guest may take seconds to greet.
 fakenbd_connect() {
-	fnbd_load &&
-	fnbd_start $FDISK target=127.0.0.1 device=disk timeout=120 &&
-	test "$(cat /sys/block/$FDISK/size)" -eq $((SIZE_MB * 2048))
+	fnbd_load || return 1
+	for fc_n in $CONNS; do
+		fnbd_start "$(fdisk "$fc_n")" target=127.0.0.1 device=disk \
+			timeout=120 connections="$fc_n" &&
+		test "$(cat "/sys/block/$(fdisk "$fc_n")/size")" -eq \
+			$((SIZE_MB * 2048)) || return 1
+	done
 }
 
-# nbd-client's netlink setup returns once the disk is up; one connection
-# and 512-byte blocks, as fakenbd has.
+# nbd-client's netlink setup returns once the disk is up; the same
+# connections and 512-byte blocks as fakenbd's.
 nbd_connect() {
-	run modprobe nbd nbds_max=1 &&
-	run nbd-client 127.0.0.1 10809 $NDEV -N disk -b 512 -C 1 &&
-	wait_for test "$(cat /sys/block/nbd0/size)" -eq $((SIZE_MB * 2048))
+	run modprobe nbd nbds_max="$(echo $CONNS | wc -w)" || return 1
+	for nc_n in $CONNS; do
+		nc_b=$(ndisk "$nc_n")
+		run nbd-client 127.0.0.1 10809 "/dev/$nc_b" -N disk -b 512 \
+			-C "$nc_n" &&
+		wait_for test "$(cat "/sys/block/$nc_b/size")" -eq \
+			$((SIZE_MB * 2048)) || return 1
+	done
 }
 
-# With MAX_SECTORS_KB set, both disks split requests at that size (by
-# default fakenbd at 1 MiB, nbd.ko at 128 KiB).
+# Every disk gets the same scheduler, SCHEDULER: blk-mq gives a disk of
+# several queues none, where nbd.ko, made with one queue and then given
+# more, keeps mq-deadline. With MAX_SECTORS_KB set, every disk splits
+# requests at that size (by default fakenbd at 1 MiB, nbd.ko at 128 KiB).
 limit() {
-	[ -n "$MAX_SECTORS_KB" ] || return 0
-	for lm_b in $FDISK nbd0; do
+	for lm_b in $(all_disks); do
+		echo "$SCHEDULER" > /sys/block/$lm_b/queue/scheduler || return 1
+		[ -z "$MAX_SECTORS_KB" ] ||
 		echo "$MAX_SECTORS_KB" > /sys/block/$lm_b/queue/max_sectors_kb ||
 			return 1
 	done
 }
 
 describe() {
-	for dq_b in $FDISK nbd0; do
+	for dq_b in $(all_disks); do
 		dq=/sys/block/$dq_b/queue
-		echo "# $dq_b: scheduler $(cat "$dq"/scheduler)," \
+		echo "# $dq_b: $(ls /sys/block/"$dq_b"/mq | wc -l) queues," \
+			"scheduler $(cat "$dq"/scheduler)," \
 			"max_sectors_kb $(cat "$dq"/max_sectors_kb)," \
 			"nr_requests $(cat "$dq"/nr_requests)," \
 			"logical_block_size $(cat "$dq"/logical_block_size)"
 	done
 }
 
-# job CASE: fio's arguments for a case, NAME-RW-BS-qDEPTH.
+# job CASE: fio's arguments for a case, NAME-RW-BS-qDEPTH-cN. With N
+# connections, min(N, vCPUs) jobs, each pinned to a vCPU of its own, so
+# that each connection in use gets its share (a job's requests go to its
+# vCPU's queue), and each at DEPTH; their figures summed.
 job() {
 	jb_ifs=$IFS
 	IFS=-
 	# shellcheck disable=SC2086
 	set -- $1
 	IFS=$jb_ifs
-	echo "--rw=$2 --bs=$3 --iodepth=${4#q}"
+	jb_n=${5#c}
+	jb_cpus=$(nproc)
+	[ "$jb_n" -le "$jb_cpus" ] || jb_n=$jb_cpus
+	echo "--rw=$2 --bs=$3 --iodepth=${4#q} --numjobs=$jb_n" \
+		"--cpus_allowed=0-$((jb_cpus - 1)) --cpus_allowed_policy=split" \
+		"--group_reporting"
 }
 
 # measure CLIENT DEV ROUND CASE: one fio run, one csv line.
@@ -115,17 +157,28 @@ measure() {
 		END { exit !ok }' $ms_out
 }
 
+# Every case at every connection count: CASE-cN.
+round_cases() {
+	for rc_n in $CONNS; do
+		for rc_case in $CASES; do
+			echo "$rc_case-c$rc_n"
+		done
+	done
+}
+
 rounds() {
 	rr_fail=0
 	rr_r=1
 	while [ $rr_r -le "$ROUNDS" ]; do
-		for rr_case in $CASES; do
+		for rr_k in $(round_cases); do
+			rr_n=${rr_k##*-c}
+			rr_f=/dev/$(fdisk "$rr_n") rr_nb=/dev/$(ndisk "$rr_n")
 			if [ $((rr_r % 2)) -eq 1 ]; then
-				measure fakenbd /dev/$FDISK $rr_r "$rr_case" &&
-				measure nbd $NDEV $rr_r "$rr_case"
+				measure fakenbd "$rr_f" $rr_r "$rr_k" &&
+				measure nbd "$rr_nb" $rr_r "$rr_k"
 			else
-				measure nbd $NDEV $rr_r "$rr_case" &&
-				measure fakenbd /dev/$FDISK $rr_r "$rr_case"
+				measure nbd "$rr_nb" $rr_r "$rr_k" &&
+				measure fakenbd "$rr_f" $rr_r "$rr_k"
 			fi || rr_fail=1
 		done
 		rr_r=$((rr_r + 1))
@@ -134,8 +187,10 @@ rounds() {
 }
 
 disconnect() {
-	run nbd-client -d $NDEV > /dev/null &&
-	fnbd_stop $FDISK &&
+	for dc_n in $CONNS; do
+		run nbd-client -d "/dev/$(ndisk "$dc_n")" > /dev/null &&
+		fnbd_stop "$(fdisk "$dc_n")" || return 1
+	done
 	killall nbd-server &&
 	run rmmod nbd &&
 	fnbd_unload

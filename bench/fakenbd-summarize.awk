@@ -4,7 +4,9 @@
 # to Markdown: per case, the median over rounds of each client's figure
 # (MiB/s for sequential cases, IOPS for random ones) and of the ratio
 # fakenbd / nbd.ko taken within each round, with [min-max] when rounds
-# differ. Variables: date, rounds, runtime, size_mb.
+# differ; then every round's ratio. A case's name ends in -cN: N
+# connections. Variables: date, rounds, runtime, size_mb, max_kb (the
+# request size both clients were held to, empty for their own).
 
 function value(kib, iops, c)
 {
@@ -53,8 +55,16 @@ END {
 	       "ramp, %d rounds,\n", runtime, rounds
 	print "the first client alternating. Sequential cases in MiB/s, " \
 	      "random ones in IOPS;"
-	print "ratio = fakenbd / nbd.ko within a round. Goal (issue 18): " \
-	      ">= 1, never below 0.8."
+	print "ratio = fakenbd / nbd.ko within a round. Goal (issues 18, " \
+	      "36): >= 1 in the median, never below 0.8."
+	if (max_kb != "")
+		printf "Requests of %s KiB at most on both disks " \
+		       "(max_sectors_kb).\n", max_kb
+	else
+		print "Each driver's own request size (fakenbd 1 MiB)."
+	print "A case ending in -cN: N connections, and one fio job per " \
+	      "connection in use"
+	print "(one per vCPU at most), each at the case's depth."
 	print ""
 	print "| case | unit | fakenbd | nbd.ko | fakenbd / nbd.ko | verdict |"
 	print "|---|---|---:|---:|---:|---|"
@@ -85,6 +95,31 @@ END {
 		printf "| %s | %s | %s | %s | %s | %s |\n", c, unit,
 			cell(f, nf, fmt), cell(n, nn, fmt), cell(q, nq, "%.2f"),
 			verdict
+	}
+	print ""
+	print "Each round's fakenbd / nbd.ko:"
+	print ""
+	line = "| case |"
+	sep = "|---|"
+	for (j = 1; j <= nr; j++) {
+		line = line " " rlist[j] " |"
+		sep = sep "---:|"
+	}
+	print line
+	print sep
+	for (i = 1; i <= ncases; i++) {
+		c = order[i]
+		line = "| " c " |"
+		for (j = 1; j <= nr; j++) {
+			r = rlist[j]
+			if ((("fakenbd", r, c) in v) && (("nbd", r, c) in v) &&
+			    v["nbd", r, c] > 0)
+				line = line sprintf(" %.2f |",
+					v["fakenbd", r, c] / v["nbd", r, c])
+			else
+				line = line " - |"
+		}
+		print line
 	}
 	print ""
 }

@@ -10,10 +10,13 @@
 # Environment: TOP, BUILD, KIMG, KVER (from make). Overrides:
 # FNBD_BENCH_ROUNDS (3), FNBD_BENCH_RUNTIME (seconds of fio per case and
 # client, after one of ramp: 5), FNBD_BENCH_SIZE_MB (the export: 256),
-# FNBD_BENCH_CASES (NAME-RW-BS-qDEPTH words), FNBD_BENCH_MAX_SECTORS_KB
-# (both disks' queue/max_sectors_kb: the request size, the same for
-# both; unset: each driver's default), BENCH_OUT (where the
-# results go: build/bench-fakenbd).
+# FNBD_BENCH_CASES (NAME-RW-BS-qDEPTH words), FNBD_BENCH_CONNECTIONS
+# (the connection counts each case runs at, a pair of disks each: "1
+# 4"), FNBD_BENCH_MAX_SECTORS_KB (every disk's queue/max_sectors_kb:
+# the request size, the same for both clients; 128 by default, nbd.ko's
+# own; empty: each driver's default, 1 MiB for fakenbd),
+# FNBD_BENCH_SCHEDULER (every disk's: mq-deadline), BENCH_OUT
+# (where the results go: build/bench-fakenbd).
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 
@@ -40,7 +43,8 @@ cases=${FNBD_BENCH_CASES:-"seqread-read-1M-q1 seqwrite-write-1M-q1
 	randread-randread-4k-q1 randwrite-randwrite-4k-q1
 	randread-randread-4k-q16 randwrite-randwrite-4k-q16"}
 cases=$(echo "$cases" | tr -s ' \t\n' ' ')
-ncases=$(echo "$cases" | wc -w)
+conns=${FNBD_BENCH_CONNECTIONS:-1 4}
+ncases=$(( $(echo "$cases" | wc -w) * $(echo "$conns" | wc -w) ))
 # Each run: fio's start, a second of ramp, the runtime; then the margin
 # of a loaded host.
 tmo=$(( (rounds * ncases * 2 * (runtime + 4)) * 2 + 120 ))
@@ -50,7 +54,9 @@ ROUNDS=$rounds
 RUNTIME=$runtime
 SIZE_MB=$size_mb
 CASES="$cases"
-MAX_SECTORS_KB=${FNBD_BENCH_MAX_SECTORS_KB:-}
+CONNS="$conns"
+MAX_SECTORS_KB=${FNBD_BENCH_MAX_SECTORS_KB-128}
+SCHEDULER=${FNBD_BENCH_SCHEDULER:-mq-deadline}
 EOF
 echo "bench/fakenbd-in-guest.sh $tmo" > "$out/bench.list"
 
@@ -90,8 +96,9 @@ fi
 awk -F, -f "$TOP/bench/fakenbd-summarize.awk" \
 	-v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v rounds="$rounds" \
 	-v runtime="$runtime" -v size_mb="$size_mb" \
+	-v max_kb="${FNBD_BENCH_MAX_SECTORS_KB-128}" \
 	"$out/results.csv" > "$out/summary.md"
-grep '^    # [a-z0-9]*: scheduler' "$out/run.tap" | sed 's/^    # /- /' \
+grep '^    # [a-z0-9]*: [0-9]* queues' "$out/run.tap" | sed 's/^    # /- /' \
 	>> "$out/summary.md" || true
 
 cat "$out/summary.md"
