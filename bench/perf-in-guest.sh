@@ -8,7 +8,9 @@
 # (warm, 3 times each) on ours and the same count of reads of a sysfs
 # file as deep (SYSFS_DEEP_FILE); with PERF_STATS=1 also while it
 # stats each of PERF_N items, after drop_caches and then warm (3 times
-# each), on ours and stock. The only test of the list that
+# each), on ours and stock; with PERF_RMDIR=1 also while it removes
+# PERF_N items whose attribute it read (so cached), on each system. The
+# only test of the list that
 # scripts/bench-perf.sh boots; it prints "# LABEL SAMPLES SYMBOL" lines
 # that the script turns into differences between systems.
 #
@@ -82,8 +84,17 @@ for sys in $PERF_SYSTEMS; do
 			record "$sys-statwarm" "$READER" -s "$items" 100000 \
 				"$PERF_N" 3 || failed=1
 		fi
-		(cd "$items" && names 100000 "$PERF_N" | xargs rmdir &&
-			names 200000 "$PERF_OPS" | xargs rmdir) || failed=1
+		if [ -n "$PERF_RMDIR" ]; then
+			names 100000 "$PERF_N" > /tmp/names &&
+			"$READER" "$items" 100000 "$PERF_N" 1 &&
+			(cd "$items" && record "$sys-rmdir" xargs rmdir \
+				< /tmp/names) || failed=1
+		else
+			(cd "$items" && names 100000 "$PERF_N" | xargs rmdir) ||
+				failed=1
+		fi
+		(cd "$items" && names 200000 "$PERF_OPS" | xargs rmdir) ||
+			failed=1
 		;;
 	esac
 done

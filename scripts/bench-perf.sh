@@ -12,6 +12,9 @@
 # (directories already there, default 10000), PERF_OPS (sampled mkdirs,
 # default 10000), PERF_SYSTEMS (default "ours tmpfs"), PERF_READS,
 # PERF_STATS (stats cold and warm: give PERF_SYSTEMS="ours stock"),
+# PERF_RMDIR (the rmdir of PERF_N items whose attribute was read, so
+# whose attribute dentries and inodes are cached: give
+# PERF_SYSTEMS="ours stock"),
 # PERF_TOP (rows per table, default 40), PERF_CALLERS (symbols whose
 # callers to print).
 set -eu
@@ -32,6 +35,7 @@ PERF_OPS=${PERF_OPS:-10000}
 PERF_SYSTEMS="${PERF_SYSTEMS:-ours tmpfs}"
 PERF_READS=${PERF_READS:-}
 PERF_STATS=${PERF_STATS:-}
+PERF_RMDIR=${PERF_RMDIR:-}
 PERF_CALLERS="${PERF_CALLERS:-}"
 SYSFS_DEEP_FILE=/sys/devices/system/cpu/cpu0/topology/core_id
 CFG
@@ -83,6 +87,7 @@ compare() {
 	compare ours-read sysfs-read
 	compare ours-statcold stock-statcold
 	compare ours-statwarm stock-statwarm
+	compare ours-rmdir stock-rmdir
 } | tee "$out/summary.md"
 grep '# callers' "$out/run.tap" | sed 's/^ *//' || true
 grep -q '^not ok' "$out/run.tap" && exit 1
