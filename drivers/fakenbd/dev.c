@@ -8,13 +8,13 @@
  * "connections", for a server that says NBD_FLAG_CAN_MULTI_CONN): a
  * request is sent on its queue's connection and answered there.
  *
- * A request's path: queue_rq writes it to the socket at once when nothing
- * is queued ahead of it and the socket takes it without waiting
- * (MSG_DONTWAIT: a signal to the submitter cannot cut it short, as nothing
- * waits; and no work item is woken per request). Otherwise it goes on the
- * connection's transmit list, the rest of a half-written one at its head,
- * and the transmit work writes the list out, waiting as long as the
- * socket's timeout allows. The connection's receive thread reads replies,
+ * A request's path: queue_rq (BLK_MQ_F_BLOCKING) writes it to the socket
+ * itself when nothing is queued ahead of it, waiting for room as long as
+ * the socket's timeout allows, as nbd.ko does: no work item is woken per
+ * request. A signal to the submitter that cuts the write short leaves the
+ * rest at the head of the connection's transmit list; a request that
+ * finds another being written is queued there too; and the transmit work
+ * writes the list out. The connection's receive thread reads replies,
  * finds each one's request by the tag in its handle and completes it.
  * When a connection is lost (the server closed it, a request timed out,
  * the server broke the protocol), its socket is shut down, which unblocks
@@ -333,11 +333,10 @@ static int fakenbd_send_piece(struct fakenbd_conn *conn,
 
 /*
  * Write what is left of a request, header then data, to its connection:
- * 0 once all of it is there, -EAGAIN when @flags has MSG_DONTWAIT and the
- * socket is full (cmd->sent says how far it went), else -errno.
+ * 0 once all of it is there, else -errno (cmd->sent says how far it
+ * went; -ERESTARTSYS or -EINTR when a signal cut it short).
  */
-static int fakenbd_send_rq(struct fakenbd_conn *conn, struct request *rq,
-			   int flags)
+static int fakenbd_send_rq(struct fakenbd_conn *conn, struct request *rq)
 {
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	u16 type = fakenbd_cmd_type(rq);
@@ -350,7 +349,7 @@ static int fakenbd_send_rq(struct fakenbd_conn *conn, struct request *rq,
 	};
 	bool data = type == NBD_CMD_WRITE;
 	struct kvec head = { .iov_base = &req, .iov_len = sizeof(req) };
-	struct msghdr msg = { .msg_flags = flags | (data ? MSG_MORE : 0) };
+	struct msghdr msg = { .msg_flags = data ? MSG_MORE : 0 };
 	size_t skip = cmd->sent;
 	struct req_iterator iter;
 	struct bio_vec bvec;
@@ -368,9 +367,7 @@ static int fakenbd_send_rq(struct fakenbd_conn *conn, struct request *rq,
 	if (ret || !data)
 		return ret;
 	rq_for_each_segment(bvec, rq, iter) {
-		msg.msg_flags = flags;
-		if (!rq_iter_last(bvec, iter))
-			msg.msg_flags |= MSG_MORE;
+		msg.msg_flags = rq_iter_last(bvec, iter) ? 0 : MSG_MORE;
 		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bvec, 1,
 			      bvec.bv_len);
 		ret = fakenbd_send_piece(conn, cmd, &msg, &skip);
@@ -384,13 +381,13 @@ static int fakenbd_send_rq(struct fakenbd_conn *conn, struct request *rq,
  * Write a request in the SENDING state, under conn->tx_mutex, and settle
  * its state: SENT when it is on the wire whole or its send failed (the
  * connection is then brought down, and the request sent again or swept);
- * back to QUEUED at the head of the list when MSG_DONTWAIT found the
- * socket full (or TCP short of memory: -EAGAIN too), for the work to
- * finish, waiting. The request may be completed as soon as it is SENT:
- * do not touch it after this returns true.
+ * back to QUEUED at the head of the list when a signal to the submitter
+ * (@submitter: from queue_rq) cut its send short, for the work to finish.
+ * The request may be completed as soon as it is SENT: do not touch it
+ * after this returns true.
  */
 static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
-			   int flags)
+			   bool submitter)
 {
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct fakenbd_dev *dev = conn->dev;
@@ -398,11 +395,11 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 	bool requeue;
 	int ret;
 
-	ret = fakenbd_send_rq(conn, rq, flags);
+	ret = fakenbd_send_rq(conn, rq);
 
 	spin_lock_irqsave(&dev->lock, irqflags);
-	requeue = ret == -EAGAIN && (flags & MSG_DONTWAIT) && !dev->dead &&
-		  !conn->broken;
+	requeue = submitter && (ret == -ERESTARTSYS || ret == -EINTR) &&
+		  !dev->dead && !conn->broken;
 	if (requeue) {
 		cmd->state = FAKENBD_CMD_QUEUED;
 		list_add(&cmd->tx_entry, &conn->tx_list);
@@ -441,7 +438,7 @@ static void fakenbd_tx_work(struct work_struct *work)
 		cmd->state = FAKENBD_CMD_SENDING;
 		spin_unlock_irqrestore(&dev->lock, flags);
 
-		fakenbd_tx_one(conn, blk_mq_rq_from_pdu(cmd), 0);
+		fakenbd_tx_one(conn, blk_mq_rq_from_pdu(cmd), false);
 	}
 	mutex_unlock(&conn->tx_mutex);
 }
@@ -968,7 +965,7 @@ static blk_status_t fakenbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	spin_unlock_irqrestore(&dev->lock, flags);
 
 	/* Sent whole (or failed, and the sweep has it): no work to kick. */
-	if (direct && fakenbd_tx_one(conn, rq, MSG_DONTWAIT))
+	if (direct && fakenbd_tx_one(conn, rq, true))
 		kick = false;
 	if (locked)
 		mutex_unlock(&conn->tx_mutex);

@@ -100,8 +100,8 @@ int fakenbd_negotiate(struct socket *sock, const char *export,
  * @FAKENBD_CMD_IDLE: not ours to complete: not yet queued, or already
  *	claimed by whoever completes it
  * @FAKENBD_CMD_QUEUED: on its connection's tx_list, waiting for the
- *	transmit work; at its head when a send from queue_rq found the socket
- *	full and left part of it written (its sent count says how much)
+ *	transmit work; at its head when a signal to the submitter cut a send
+ *	from queue_rq short (its sent count says how much went)
  * @FAKENBD_CMD_SENDING: queue_rq or the transmit work is writing it to the
  *	socket and still reads its pages; a reply must wait (dev->tx_wait)
  * @FAKENBD_CMD_SENT: on the wire (or its send failed), waiting for its

@@ -128,15 +128,13 @@ int fakenbd_sock_recv(struct socket *sock, void *buf, size_t len,
  * fakenbd_sock_send_msg() - write what is left of a message, counting it
  * @sock: the socket
  * @msg: the message; its iterator says what is left and is advanced past
- *	what was written. With MSG_DONTWAIT in its flags nothing waits: the
- *	call stops where the socket's buffer is full.
+ *	what was written
  * @sent: increased by the bytes written, also on failure
  *
  * Context: process context. Sleeps for at most the socket's send timeout
- * per partial write, or not at all with MSG_DONTWAIT (apart from the
- * socket's own lock).
- * Return: 0 once @msg is drained; -EAGAIN when MSG_DONTWAIT stopped it
- * early; else -errno as fakenbd_sock_send().
+ * per partial write; a signal ends the wait.
+ * Return: 0 once @msg is drained; -ERESTARTSYS or -EINTR when a signal
+ * cut it short; else -errno as fakenbd_sock_send().
  */
 int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 			  size_t *sent)
@@ -154,7 +152,7 @@ int fakenbd_sock_send_msg(struct socket *sock, struct msghdr *msg,
 		}
 		if (ret == 0)
 			ret = -EPIPE;
-		else if (ret == -EAGAIN && !(msg->msg_flags & MSG_DONTWAIT))
+		else if (ret == -EAGAIN)
 			ret = -ETIMEDOUT;
 		break;
 	}
