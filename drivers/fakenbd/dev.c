@@ -133,6 +133,39 @@ static void fakenbd_set_ending(struct fakenbd_dev *dev, const char *why)
 	spin_unlock_irqrestore(&dev->lock, flags);
 }
 
+/*
+ * The polite end of every connection: set @why as the reason (see
+ * fakenbd_set_ending()), then say NBD_CMD_DISC, within @deadline (0: the
+ * socket's send timeout), on each connection that is up with nothing
+ * queued on it. With @wait, wait for a writer under way; without, skip
+ * its connection, as a request half written would be cut by the DISC.
+ * The caller then shuts the connections down (fakenbd_conn_close()).
+ */
+static void fakenbd_say_disc(struct fakenbd_dev *dev, const char *why,
+			     unsigned long deadline, bool wait)
+{
+	struct fakenbd_conn *conn;
+	unsigned long flags;
+	unsigned int i;
+	bool quiet;
+
+	fakenbd_set_ending(dev, why);
+	for (i = 0; i < dev->nr_conns; i++) {
+		conn = &dev->conns[i];
+		if (wait)
+			mutex_lock(&conn->tx_mutex);
+		else if (!mutex_trylock(&conn->tx_mutex))
+			continue;
+		spin_lock_irqsave(&dev->lock, flags);
+		quiet = !dev->dead && !conn->broken &&
+			list_empty(&conn->tx_list);
+		spin_unlock_irqrestore(&dev->lock, flags);
+		if (quiet)
+			fakenbd_sock_disconnect(conn->sock, deadline);
+		mutex_unlock(&conn->tx_mutex);
+	}
+}
+
 /* After the device became dead: shut down the connections but @except. */
 static void fakenbd_shutdown_others(struct fakenbd_dev *dev,
 				    struct fakenbd_conn *except)
@@ -512,9 +545,7 @@ static bool fakenbd_soft_disconnect(struct fakenbd_conn *conn)
 {
 	struct fakenbd_dev *dev = conn->dev;
 	struct fakenbd_count count = { .dev = dev };
-	struct fakenbd_conn *each;
 	unsigned long flags;
-	unsigned int i;
 	bool closing;
 
 	spin_lock_irqsave(&dev->lock, flags);
@@ -530,17 +561,7 @@ static bool fakenbd_soft_disconnect(struct fakenbd_conn *conn)
 	blk_mq_tagset_busy_iter(&dev->tagset, fakenbd_count_out, &count);
 	if (count.out)
 		return false;
-	fakenbd_set_ending(dev, "server is shutting down");
-	for (i = 0; i < dev->nr_conns; i++) {
-		each = &dev->conns[i];
-		mutex_lock(&each->tx_mutex);
-		spin_lock_irqsave(&dev->lock, flags);
-		closing = !dev->dead && !each->broken;
-		spin_unlock_irqrestore(&dev->lock, flags);
-		if (closing)
-			fakenbd_sock_disconnect(each->sock, jiffies + HZ);
-		mutex_unlock(&each->tx_mutex);
-	}
+	fakenbd_say_disc(dev, "server is shutting down", jiffies + HZ, true);
 	fakenbd_conn_close(conn, "server is shutting down");
 	return true;
 }
@@ -1613,11 +1634,6 @@ err_free:
  */
 int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 {
-	struct fakenbd_conn *conn;
-	unsigned long flags;
-	unsigned int i;
-	bool up;
-
 	/*
 	 * An opener holds the mutex across the partition scan, and a closer
 	 * across the write-back: as long as the server takes to answer (for
@@ -1640,17 +1656,7 @@ int fakenbd_stop(struct fakenbd_dev *dev, char *why, size_t why_len)
 	del_gendisk(dev->disk);
 
 	/* The queues are empty: the disconnect is the last request. */
-	fakenbd_set_ending(dev, "disconnected");
-	for (i = 0; i < dev->nr_conns; i++) {
-		conn = &dev->conns[i];
-		mutex_lock(&conn->tx_mutex);
-		spin_lock_irqsave(&dev->lock, flags);
-		up = !dev->dead && !conn->broken;
-		spin_unlock_irqrestore(&dev->lock, flags);
-		if (up)
-			fakenbd_sock_disconnect(conn->sock, 0);
-		mutex_unlock(&conn->tx_mutex);
-	}
+	fakenbd_say_disc(dev, "disconnected", 0, true);
 	fakenbd_end_connections(dev);
 
 	mutex_lock(&fakenbd_devs_mutex);
@@ -1689,25 +1695,7 @@ void fakenbd_free(struct fakenbd_dev *dev)
  */
 void fakenbd_disconnect(struct fakenbd_dev *dev)
 {
-	unsigned long deadline = jiffies + HZ;
-	struct fakenbd_conn *conn;
-	unsigned long flags;
-	unsigned int i;
-	bool quiet;
-
-	fakenbd_set_ending(dev, "disconnected by the user");
-	for (i = 0; i < dev->nr_conns; i++) {
-		conn = &dev->conns[i];
-		if (!mutex_trylock(&conn->tx_mutex))
-			continue;
-		spin_lock_irqsave(&dev->lock, flags);
-		quiet = !dev->dead && !conn->broken &&
-			list_empty(&conn->tx_list);
-		spin_unlock_irqrestore(&dev->lock, flags);
-		if (quiet)
-			fakenbd_sock_disconnect(conn->sock, deadline);
-		mutex_unlock(&conn->tx_mutex);
-	}
+	fakenbd_say_disc(dev, "disconnected by the user", jiffies + HZ, false);
 	fakenbd_conn_close(&dev->conns[0], "disconnected by the user");
 }
 

@@ -156,9 +156,13 @@ struct fakenbd_cmd {
  * @tx_work: writes queued requests to the socket, on fakenbd_wq
  * @tx_mutex: held by whoever writes to @sock: queue_rq for a request it
  *	sends at once (only when @tx_list is empty), the transmit work for
- *	its whole pass over @tx_list, a disconnect. A request leaves
- *	@tx_list to be sent only under it, so one left half written at the
- *	head is always the next one sent.
+ *	its whole pass over @tx_list, a disconnect. Held across waits for
+ *	room in the socket, up to its send timeout: whoever takes it must
+ *	accept that wait (fakenbd_disconnect() only tries it), and a loss
+ *	of the connection ends it by shutting the socket down, under
+ *	@sock_mutex, never under this one. A request leaves @tx_list to be
+ *	sent only under it, so one left half written at the head is always
+ *	the next one sent.
  * @sock_mutex: held to shut @sock down or to replace it, so that one is
  *	never shut down as it is released; sleeps, held only briefly
  * @tx_list: requests queued for @tx_work; under dev->lock
