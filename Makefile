@@ -10,6 +10,8 @@
 #   make check-kernel the suites on the second kernel (6.12) alone
 #   make check-arm64  both kernels' arm64 twins: cross-built, CRCs vs stock
 #                     (ARM64_BOOT=1: also booted, the lists run in them)
+#   make check-ppc64el  both kernels' ppc64el twins, 64K pages: cross-built,
+#                     CRCs vs stock, booted, the lists run in them
 #   make check-targetcli  the tool against targetcli, in a Debian guest
 #   make series       the patch series against linux-source-6.12, into
 #                     build/series (docs/upstream.md)
@@ -161,7 +163,7 @@ $(BUILD)/tests/bin/bench_driver: bench/cng_bench_driver.c
 	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lrt
 
 # The tool the guest runs: the one built here, or (GUEST_TOOL=) another,
-# as scripts/check-arm64.sh gives its cross-built one with BUILD= and CC=.
+# as scripts/check-cross.sh gives its cross-built one with BUILD= and CC=.
 GUEST_TOOL ?= tools/configfs/configfs
 
 guest-progs: $(BUILD)/tests/init $(GUEST_PROGS)
@@ -191,10 +193,17 @@ check-kernel: all
 # cross-built, the exports' CRCs checked against arm64 stock; with
 # ARM64_BOOT=1, each kernel booted in qemu-system-aarch64 and the smoke,
 # conformance and USB gadget tests run there on ours and on stock
-# (scripts/check-arm64.sh). Its own output directory: it may run beside
+# (scripts/check-cross.sh). Its own output directory: it may run beside
 # make check.
 check-arm64:
 	CHECK_OUT=$${CHECK_OUT:-$(BUILD)/check-arm64} tests/harness/check.sh arm64
+
+# The same for Debian's ppc64el kernels, whose pages are 64K (the 6.1
+# flavour and 6.12's -64k), always booted in qemu-system-ppc64: the
+# smoke, ABI, conformance, differences, extensions and helpers lists on
+# ours and on stock (PPC64EL_LISTS=...).
+check-ppc64el:
+	CHECK_OUT=$${CHECK_OUT:-$(BUILD)/check-ppc64el} tests/harness/check.sh ppc64el
 
 # The tool against targetcli, in a Debian guest (issue 22; ~3 min quiet)
 check-targetcli: all
@@ -344,7 +353,7 @@ clean:
 
 .PHONY: all prereqs module helpers samples testmods drivers tool guest-progs series check-intree \
 	run check guest \
-	check-debug check-kernel check-arm64 check-targetcli fuzz fuzz-debug fuzz-syscalls \
+	check-debug check-kernel check-arm64 check-ppc64el check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf bench-smp bench-clients \
 	lint clean deb check-deb \
 	install-fallback uninstall \

@@ -7,7 +7,7 @@
 # prebuilt client would refuse to load against us ("disagrees about
 # version of symbol").
 #
-# Any architecture's headers: scripts/check-arm64.sh runs it with KDIR an
+# Any architecture's headers: scripts/check-cross.sh runs it with KDIR an
 # arm64 tree and TOP a copy built for it (TOP/module/Module.symvers).
 #
 # Environment (from the top Makefile): KDIR (kernel build tree), TOP.

@@ -4,7 +4,7 @@
 # Print the newest 6.12 of Debian 12 that apt offers
 # (linux-headers-6.12.*+deb12-amd64), asked once in 12 hours: the second
 # kernel of make check (scripts/check-kernel.sh) and, as its arm64 twin,
-# of make check-arm64 (scripts/check-arm64.sh). Prints nothing when apt
+# of make check-arm64 (scripts/check-cross.sh). Prints nothing when apt
 # knows none.
 #
 # Environment: CNG_CACHE.

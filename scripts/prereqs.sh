@@ -13,11 +13,14 @@
 # Environment:
 #   KVER       target kernel release (default: what linux-image-amd64 depends
 #              on, asked of apt); the 6.12 line is 6.12.*+deb12-amd64, in
-#              bookworm-security. A release ending in -arm64 is built for:
-#              its headers are fetched, with the cross compiler (see
-#              arm64_headers below); and booted with ARM64_BOOT=1
-#   ARM64_BOOT 1: for an -arm64 KVER, also its image and an arm64 busybox,
-#              unpacked into the cache, and qemu-system-arm (arm64_boot)
+#              bookworm-security. A release of another architecture
+#              (ending in -arm64, -powerpc64le or -powerpc64le-64k) is
+#              built for: its headers are fetched, with the cross
+#              compiler (see foreign_headers below); and booted with
+#              FOREIGN_BOOT=1
+#   FOREIGN_BOOT 1: for such a KVER, also its image and a busybox of its
+#              architecture, unpacked into the cache, and the QEMU that
+#              boots it (foreign_boot)
 #   NO_SOURCE  1: skip the kernel's source (KSRC left empty)
 #   CNG_CACHE  cache directory (default: ${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng)
 set -eu
@@ -89,37 +92,58 @@ fetch_deb() {
 	touch "$dir/.stamp"
 }
 
-# apt and apt-cache options for arm64 packages. apt's arm64 lists are
-# kept in the cache, so that the host's apt and dpkg stay amd64 alone.
-arm64_aptdir=$CNG_CACHE/apt-arm64
-arm64_apt=(-q -o APT::Architecture=arm64 -o APT::Architectures::=arm64
-	   -o Dir::State::Lists="$arm64_aptdir/lists"
-	   -o Dir::Cache="$arm64_aptdir/cache"
-	   -o Dir::State::status="$arm64_aptdir/status"
-	   -o APT::Sandbox::User="$(id -un)")
+# A release built for another architecture than the host's: Debian's
+# name for it, the kernel's, the cross compiler's prefix, and the
+# packages that compile and boot for it. Set by foreign_arch.
+debarch='' karch='' cross='' cross_pkgs='' qemu_pkg=''
 
-# arm64_lists PKG: the arm64 lists, updated when they do not know PKG.
-arm64_lists() {
-	mkdir -p "$arm64_aptdir/lists/partial" \
-		"$arm64_aptdir/cache/archives/partial"
-	touch "$arm64_aptdir/status"
-	apt-cache "${arm64_apt[@]}" show "$1" > /dev/null 2>&1 && return 0
-	say "apt-get update (arm64 lists, in $arm64_aptdir)"
-	apt-get "${arm64_apt[@]}" update >&2
+# foreign_arch KVER: set the above for KVER's flavour, or fail.
+foreign_arch() {
+	case $1 in
+	*-arm64)
+		debarch=arm64 karch=arm64 cross=aarch64-linux-gnu-
+		cross_pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+		qemu_pkg=qemu-system-arm ;;
+	*-powerpc64le|*-powerpc64le-64k)
+		debarch=ppc64el karch=powerpc cross=powerpc64le-linux-gnu-
+		cross_pkgs="gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross"
+		qemu_pkg=qemu-system-ppc ;;
+	*)	return 1 ;;
+	esac
 }
 
-# arm64_headers KVER: Debian's arm64 headers of KVER, their -common
-# package and the kbuild tools they use, unpacked into one root in the
-# cache, where the headers' relative links to the tools hold; only their
+# apt and apt-cache options for $debarch's packages. Their lists are
+# kept in the cache, so that the host's apt and dpkg stay amd64 alone.
+foreign_apt() {
+	local dir=$CNG_CACHE/apt-$debarch
+	printf '%s\n' -q -o "APT::Architecture=$debarch" \
+		-o "APT::Architectures::=$debarch" \
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache" \
+		-o "Dir::State::status=$dir/status" \
+		-o "APT::Sandbox::User=$(id -un)"
+}
+
+# foreign_lists PKG: $debarch's lists, updated when they do not know PKG.
+foreign_lists() {
+	local dir=$CNG_CACHE/apt-$debarch
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	touch "$dir/status"
+	apt-cache "${fapt[@]}" show "$1" > /dev/null 2>&1 && return 0
+	say "apt-get update ($debarch lists, in $dir)"
+	apt-get "${fapt[@]}" update >&2
+}
+
+# foreign_headers KVER: Debian's headers of KVER, their -common package
+# and the kbuild tools they use, unpacked into one root in the cache,
+# where the headers' relative links to the tools hold; only their
 # Makefile's absolute include is pointed there. The tools are the host's
 # (linux-kbuild-* is Multi-Arch: foreign).
-arm64_headers() {
+foreign_headers() {
 	local kver=$1 root=$CNG_CACHE/headers-$1
-	local -a apt=("${arm64_apt[@]}")
 	local deps common kbuild tmp mk deb
 	[ -f "$root/.stamp" ] && return 0
-	arm64_lists "linux-headers-$kver"
-	deps=$(apt-cache "${apt[@]}" show "linux-headers-$kver" |
+	foreign_lists "linux-headers-$kver"
+	deps=$(apt-cache "${fapt[@]}" show "linux-headers-$kver" |
 	       sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n')
 	common=$(echo "$deps" | sed -n 's/^ *\(linux-headers-[^ ]*-common\).*/\1/p')
 	kbuild=$(echo "$deps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p')
@@ -128,9 +152,9 @@ arm64_headers() {
 		exit 1
 	fi
 	tmp=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
-	say "downloading linux-headers-$kver $common (arm64), $kbuild (host)"
+	say "downloading linux-headers-$kver $common ($debarch), $kbuild (host)"
 	(cd "$tmp" &&
-	 apt-get "${apt[@]}" download "linux-headers-$kver" "$common" >&2 &&
+	 apt-get "${fapt[@]}" download "linux-headers-$kver" "$common" >&2 &&
 	 apt-get -q -o APT::Sandbox::User="$(id -un)" download "$kbuild" >&2)
 	rm -rf "$root"
 	mkdir -p "$root"
@@ -145,15 +169,15 @@ arm64_headers() {
 	touch "$root/.stamp"
 }
 
-# arm64_deb PKG DIR: the arm64 package PKG (NAME or NAME=VERSION)
+# foreign_deb PKG DIR: $debarch's package PKG (NAME or NAME=VERSION)
 # unpacked into DIR, once.
-arm64_deb() {
+foreign_deb() {
 	local pkg=$1 dir=$2 tmp
 	[ -f "$dir/.stamp" ] && return 0
-	arm64_lists "${pkg%%=*}"
+	foreign_lists "${pkg%%=*}"
 	tmp=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
-	say "downloading $pkg (arm64)"
-	(cd "$tmp" && apt-get "${arm64_apt[@]}" download "$pkg" >&2)
+	say "downloading $pkg ($debarch)"
+	(cd "$tmp" && apt-get "${fapt[@]}" download "$pkg" >&2)
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	dpkg-deb -x "$tmp"/*.deb "$dir"
@@ -161,30 +185,31 @@ arm64_deb() {
 	touch "$dir/.stamp"
 }
 
-# Where the arm64 busybox of the host's version is unpacked (no epoch).
-arm64_busybox_dir() {
+# Where $debarch's busybox of the host's version is unpacked (no epoch).
+foreign_busybox_dir() {
 	local bbver
 	bbver=$(dpkg-query -W -f='${Version}' busybox-static)
-	echo "$CNG_CACHE/busybox-arm64-${bbver#*:}"
+	echo "$CNG_CACHE/busybox-$debarch-${bbver#*:}"
 }
 
-# arm64_boot KVER: what booting KVER under qemu-system-aarch64 takes
-# (tests/harness/run.sh with ARCH=arm64): the kernel's image package,
-# with its modules' index made (depmod reads any architecture's), and
-# busybox-static for arm64 of the host's version, whose applets are then
-# the host's busybox's (the same source and configuration): the guest's
-# /bin links are made from the host's list (tests/harness/mkinitramfs.sh).
-arm64_boot() {
+# foreign_boot KVER: what booting KVER under QEMU takes (tests/harness/
+# run.sh with ARCH=$debarch): the kernel's image package, with its
+# modules' index made (depmod reads any architecture's), and
+# busybox-static for $debarch of the host's version, whose applets are
+# then the host's busybox's (the same source and configuration): the
+# guest's /bin links are made from the host's list
+# (tests/harness/mkinitramfs.sh).
+foreign_boot() {
 	local kver=$1 img=$CNG_CACHE/image-$1 bbver
-	install_pkgs qemu-system-arm
-	arm64_deb "linux-image-$kver" "$img"
+	install_pkgs "$qemu_pkg"
+	foreign_deb "linux-image-$kver" "$img"
 	if [ ! -f "$img/lib/modules/$kver/modules.dep" ] ||
 	   [ ! -f "$img/.depmod" ]; then
 		depmod -b "$img" "$kver"
 		touch "$img/.depmod"
 	fi
 	bbver=$(dpkg-query -W -f='${Version}' busybox-static)
-	arm64_deb "busybox-static=$bbver" "$(arm64_busybox_dir)"
+	foreign_deb "busybox-static=$bbver" "$(foreign_busybox_dir)"
 }
 
 mkdir -p "$CNG_CACHE"
@@ -204,15 +229,16 @@ if [ -z "$KVER" ]; then
 	fi
 fi
 
-case $KVER in
-*-arm64)
-	install_pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-	arm64_headers "$KVER"
-	[ "${ARM64_BOOT:-0}" = 1 ] && arm64_boot "$KVER"
+if foreign_arch "$KVER"; then
+	mapfile -t fapt < <(foreign_apt)
+	# shellcheck disable=SC2086 # package names
+	install_pkgs $cross_pkgs
+	foreign_headers "$KVER"
+	[ "${FOREIGN_BOOT:-0}" = 1 ] && foreign_boot "$KVER"
 	# The image and busybox when fetched, by this run or an earlier one.
 	img=$CNG_CACHE/image-$KVER
 	[ -f "$img/.depmod" ] || img=
-	bb=$(arm64_busybox_dir)/bin/busybox
+	bb=$(foreign_busybox_dir)/bin/busybox
 	[ -f "$bb" ] || bb=
 	env_tmp=$(mktemp "$ENV_MK.XXXXXX")
 	cat > "$env_tmp" <<EOT
@@ -221,16 +247,16 @@ KDIR := $CNG_CACHE/headers-$KVER/usr/src/linux-headers-$KVER
 KIMG := $img
 KSRC :=
 CNG_CACHE := $CNG_CACHE
-ARCH := arm64
-CROSS_COMPILE := aarch64-linux-gnu-
+ARCH := $karch
+DEBARCH := $debarch
+CROSS_COMPILE := $cross
 BUSYBOX := $bb
 EOT
 	chmod 644 "$env_tmp"
 	mv "$env_tmp" "$ENV_MK"
-	say "arm64 headers of $KVER ready${img:+, and its image}"
+	say "$debarch headers of $KVER ready${img:+, and its image}"
 	exit 0
-	;;
-esac
+fi
 
 install_pkgs "linux-headers-$KVER"
 

@@ -1,15 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Differences from stock in attribute I/O (docs/differences.md #7, #8):
-#   #7 a show returning more than a page fails the read with EIO and a
+#   #7 a show returning more than 4096 bytes fails the read with EIO and a
 #      rate-limited message, no WARN (stock WARNs: not run there);
 #   #8 O_TRUNC and truncate on an attribute are accepted and change no
-#      size: text 4096, binary 0. Stock sets the size of the inode, seen
-#      while an open file keeps that inode.
+#      size: text a page (4096, or 65536 with 64K pages), binary 0. Stock
+#      sets the size of the inode, seen while an open file keeps that
+#      inode.
 #
 #   cng_test/items/s/
-#   |-- data       show_ret 5000 makes its show return 5000 bytes
-#   |-- big        a full page: 4096 bytes
+#   |-- data       show_ret N makes its show write N bytes (at most a page)
+#   |              and return N: 5000, or with pages over 4K a whole page,
+#   |              the most a client's scnprintf(page, PAGE_SIZE) writes
+#   |-- big        4096 bytes, the most a show may give
 #   `-- blob       binary
 set -eu
 . ./conf_lib.sh
@@ -17,6 +20,10 @@ set -eu
 
 S=$T/items/s
 SHOWS=30
+PAGE=$(page_size)
+OVER=5000
+[ "$PAGE" -gt 4096 ] && OVER=$PAGE
+echo "# page size $PAGE: shows of $OVER bytes"
 
 cleanup() {
 	set +e
@@ -28,7 +35,7 @@ trap cleanup EXIT
 
 # Lines of the kernel log that name data's oversized show.
 oversize_messages() {
-	dmesg | grep -c 'data: show returned 5000 bytes, more than a page' ||
+	dmesg | grep -c "data: show returned $OVER bytes, more than a page" ||
 		true
 }
 
@@ -65,21 +72,21 @@ sizes() {
 
 # Ours: the size does not move. Stock: while open, it is the truncated one.
 text_o_trunc_ours() {
-	sizes "$S/data" sh -c ": > $S/data" && [ "$sz_open $sz_path" = "4096 4096" ]
+	sizes "$S/data" sh -c ": > $S/data" && [ "$sz_open $sz_path" = "$PAGE $PAGE" ]
 }
 
 text_o_trunc_stock() {
-	sizes "$S/data" sh -c ": > $S/data" && [ "$sz_open $sz_path" = "0 4096" ]
+	sizes "$S/data" sh -c ": > $S/data" && [ "$sz_open $sz_path" = "0 $PAGE" ]
 }
 
 text_truncate_ours() {
 	sizes "$S/data" truncate -s 0 "$S/data" &&
-		[ "$sz_open $sz_path" = "4096 4096" ]
+		[ "$sz_open $sz_path" = "$PAGE $PAGE" ]
 }
 
 text_truncate_stock() {
 	sizes "$S/data" truncate -s 0 "$S/data" &&
-		[ "$sz_open $sz_path" = "0 4096" ]
+		[ "$sz_open $sz_path" = "0 $PAGE" ]
 }
 
 bin_truncate_ours() {
@@ -103,17 +110,17 @@ cng_load
 run mkdir "$S"
 
 check "show_of_exactly_a_page_reads_4096_bytes" sys_is "OK 4096" read "$S/big"
-run sh -c "echo 5000 > $S/show_ret"
+run sh -c "echo $OVER > $S/show_ret"
 not_on_stock "show_over_a_page_fails_eio_ratelimited_no_warn" \
 	"stock WARNs (WARN_ON_ONCE in fill_read_buffer)" \
 	oversized_show_fails_eio
 run sh -c "echo 0 > $S/show_ret"
 check "value_readable_again_after_oversized_show" sys_is "OK 0" read "$S/data"
 
-differs "o_trunc_on_text_attr_keeps_size_4096" \
+differs "o_trunc_on_text_attr_keeps_size_a_page" \
 	"O_TRUNC sets the text attribute's size to 0 while an open file keeps its inode" \
 	text_o_trunc_ours text_o_trunc_stock
-differs "truncate_text_attr_to_0_keeps_size_4096" \
+differs "truncate_text_attr_to_0_keeps_size_a_page" \
 	"truncate -s 0 sets the text attribute's size to 0 while an open file keeps its inode" \
 	text_truncate_ours text_truncate_stock
 differs "truncate_bin_attr_to_100_keeps_size_0" \

@@ -6,8 +6,9 @@
 # the guest suites alone (every tests/*/NN-*.list, or $LIST); with
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
 # with "kernel", the second kernel alone (scripts/check-kernel.sh); with
-# "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1
-# (scripts/check-arm64.sh); with "short", the fuzzer, the benchmark's
+# "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1, and
+# with "ppc64el" the 64K-page ppc64el ones, booted (scripts/check-cross.sh);
+# with "short", the fuzzer, the benchmark's
 # quick set, the demo and the runner's self-test alone.
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
@@ -366,7 +367,9 @@ timed() {
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
 	kernel)	second_kernel ;;
-	arm64)	tap_stream arm64 "$TOP/scripts/check-arm64.sh" ;;
+	arm64|ppc64el)
+		tap_stream "$only" env CROSS_ARCH="$only" \
+			"$TOP/scripts/check-cross.sh" ;;
 	targetcli)
 		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
 	intree)

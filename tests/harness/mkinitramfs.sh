@@ -10,11 +10,11 @@
 # configfs_helpers.ko), SAMPLES_DIR (built samples), TESTMODS_DIR (built
 # test modules, tests/modules), DRIVERS_DIR (built drivers: fakenbd.ko),
 # EXTRA_KMODS (more in-tree modules to include), EXTRA_LIST (more list
-# files, read after ours); ARCH=arm64 for an arm64 guest (tests/harness/
-# run.sh): BUILD's init and programs then are arm64's, busybox is
-# $BUSYBOX (an arm64 busybox-static of the host's version, whose applets
-# are the host's: scripts/prereqs.sh), and "bin" lines, host programs,
-# are left out.
+# files, read after ours); ARCH=arm64 or ppc64el for a guest of that
+# architecture (tests/harness/run.sh): BUILD's init and programs then are
+# its, busybox is $BUSYBOX (its busybox-static of the host's version,
+# whose applets are the host's: scripts/prereqs.sh), and "bin" lines,
+# host programs, are left out.
 # Every tests/AREA/initramfs.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own. The kmod
 # names this kernel does not have go to /tests/kmods-absent (one a line,
@@ -39,9 +39,14 @@ kmods=""
 
 expand() { eval "printf '%s' \"$1\""; }
 
+# foreign: the guest is not the host's architecture (ARCH set, not x86).
+foreign() {
+	case ${ARCH:-} in ''|x86|x86_64) return 1 ;; esac
+}
+
 add_busybox() {
 	local app bb=/bin/busybox
-	[ "${ARCH:-}" = arm64 ] && bb=${BUSYBOX:?ARCH=arm64 takes BUSYBOX}
+	foreign && bb=${BUSYBOX:?ARCH=$ARCH takes BUSYBOX}
 	install -D -m 0755 "$bb" "$stage/bin/busybox"
 	for app in $(/bin/busybox --list-full); do
 		[ -e "$stage/$app" ] || ln -s /bin/busybox "$stage/$app"
@@ -69,7 +74,7 @@ add_line() {
 	tree)	local src; src=$(expand "$2")
 		mkdir -p "$stage/$1"
 		if [ -d "$src" ]; then cp -a "$src/." "$stage/$1/"; fi ;;
-	bin)	if [ "${ARCH:-}" = arm64 ]; then
+	bin)	if foreign; then
 			echo "mkinitramfs: $1: a host program; left out" >&2
 		else
 			add_bin "$1" "$(expand "$2")"

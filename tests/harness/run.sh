@@ -15,14 +15,16 @@
 #
 # TIMEOUT_SCALE multiplies every test's timeout (a debug kernel is slower).
 # ARCH=arm64 boots an arm64 kernel on qemu-system-aarch64's virt machine
-# (TCG, -cpu max); unset, an x86-64 one.
+# (TCG, -cpu max); ARCH=ppc64el a ppc64el one on qemu-system-ppc64's
+# pseries machine (TCG, its default POWER CPU); unset, an x86-64 one.
 #
 # The guest reports on a serial port of its own, which QEMU connects to
 # our stdin pipe: on x86-64 the second UART (ttyS1); on arm64, whose virt
-# machine has one UART (the PL011, ttyAMA0, the console), a PCI 16550
-# (pci-serial), which Debian's arm64 kernel drives with built-in code
-# (SERIAL_8250_PCI, PCI_HOST_GENERIC), so that no module is loaded for
-# it: the first 8250 port, ttyS0. The console (kernel log) goes to a file
+# machine has one UART (the PL011, ttyAMA0, the console), and on pseries,
+# whose console is the hypervisor's terminal (hvc0), a PCI 16550
+# (pci-serial), which Debian's arm64 and ppc64el kernels drive with
+# built-in code (SERIAL_8250_PCI), so that no module is loaded for it:
+# the first 8250 port, ttyS0. The console (kernel log) goes to a file
 # per boot. A test that kills or hangs the guest is failed with the
 # console shown, and the guest is booted again to go on with the next
 # test. Every test of the list gets exactly one line: a test the guest
@@ -69,7 +71,14 @@ case ${ARCH:-} in
 arm64)	qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu max)
 	ports=(-chardev 'stdio,id=verdict' -device 'pci-serial,chardev=verdict')
 	ttys="console=ttyAMA0 cng.verdict=/dev/ttyS0" ;;
-*)	echo "run.sh: ARCH=$ARCH: neither x86 nor arm64" >&2; exit 2 ;;
+ppc64el)
+	# The spectre workarounds' capabilities, which TCG does not
+	# emulate, off: else QEMU warns of each at every boot.
+	caps=cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off
+	qemu=(qemu-system-ppc64 -accel tcg -M "pseries,$caps")
+	ports=(-chardev 'stdio,id=verdict' -device 'pci-serial,chardev=verdict')
+	ttys="console=hvc0 cng.verdict=/dev/ttyS0" ;;
+*)	echo "run.sh: ARCH=$ARCH: not x86, arm64 or ppc64el" >&2; exit 2 ;;
 esac
 cmdline="$ttys loglevel=6 panic=-1 oops=panic slub_debug=FZPU page_poison=1 init_on_free=1 printk.devkmsg=on watchdog_thresh=30 hung_task_panic=0 cng.mode=test cng.configfs=$configfs cng.timeout_scale=${TIMEOUT_SCALE:-1} $append"
 

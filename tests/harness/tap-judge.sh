@@ -51,7 +51,7 @@ load() {
 		key=${line%% *}
 		val=${line#* }
 		case $key in
-		on) ons[e]=" $val " ;;
+		on) ons[e]+=" $val " ;;
 		report) reports[e]=$val ;;
 		involves) involves[e]+="$val"$'\n' ;;
 		traces) traces[e]=$val ;;

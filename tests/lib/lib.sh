@@ -59,6 +59,13 @@ modules_loaded() {
 	cut -d' ' -f1 /proc/modules
 }
 
+# The kernel's page size in bytes (busybox has no getconf): a text
+# attribute's size and the most a show can write are one page, 64K on
+# Debian's ppc64el kernels.
+page_size() {
+	awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps
+}
+
 # A test must leave loaded only what it found loaded: init fails it
 # otherwise. Modules in use go in a later round, once their users have.
 unload_since() {

@@ -39,8 +39,10 @@
  *   |-- store_ret    RW  what data's store returns: 0 the count, N > 0 N
  *   |                    (at most the count), N < 0 the error N
  *   |-- show_ret     RW  0, or what data's show returns instead of the
- *   |                    value: an error, or N > 0 bytes without writing
- *   |                    them (N > 4096 is a client bug configfs catches)
+ *   |                    value: an error, or N > 0 after writing N bytes
+ *   |                    of 'x', or a page of them if N is more (N > 4096
+ *   |                    is a client bug configfs catches; on a 64K-page
+ *   |                    kernel those bytes fit the page and are written)
  *   |-- name         RO  config_item_name() of the item
  *   |-- big          RO  a full page: 4095 letters a..z repeated, newline
  *   |-- wo           WO  store only; logged
@@ -423,6 +425,8 @@ static ssize_t cng_data_show(struct config_item *item, char *page)
 	if (!ret) {
 		memcpy(page, obj->data, obj->data_len);
 		ret = obj->data_len;
+	} else if (ret > 0) {
+		memset(page, 'x', min_t(ssize_t, ret, PAGE_SIZE));
 	}
 	mutex_unlock(&obj->lock);
 	return ret;

@@ -1,50 +1,86 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# arm64 (issue 38): for Debian 12's arm64 twin of each kernel make check
-# proves (6.1.0-N-arm64, 6.12.N+deb12-arm64), the module, the helpers,
+# Another architecture (CROSS_ARCH: arm64, the default, issue 38; or
+# ppc64el, whose kernels have 64K pages): for Debian 12's twin of each
+# kernel make check proves, on that architecture, the module, the helpers,
 # the samples, the test modules and fakenbd cross-built with W=1 from the
-# same source against that kernel's arm64 headers (fetched into the cache
-# by scripts/prereqs.sh), in copies of their directories
+# same source against that kernel's headers (fetched into the cache by
+# scripts/prereqs.sh), in copies of their directories
 # (scripts/build-copy.sh), so that the amd64 build in place is left alone;
-# every module checked to be an AArch64 object with that kernel's
-# vermagic; our exports checked against the arm64 stock configfs of that
-# kernel's Module.symvers (scripts/abi-check.sh: all 18 CRCs differ from
+# every module checked to be an object of that machine with that kernel's
+# vermagic; our exports checked against the stock configfs of that
+# kernel's Module.symvers (scripts/abi-check.sh: the CRCs differ from
 # amd64's, so a module built for amd64 fails it). Then the tool,
-# cross-built static for aarch64.
+# cross-built static.
 #
-# With ARM64_BOOT=1, booted too: the guest's init and test programs
-# cross-built static (once: user space is the same for both kernels);
-# then, for each kernel, its image and an arm64 busybox fetched into the
-# cache (scripts/prereqs.sh), and the lists of ARM64_LISTS run in
-# qemu-system-aarch64 (virt, TCG; tests/harness/run.sh with ARCH=arm64)
-# on each module of CONFIGFS, that kernel's stock configfs.ko the oracle,
-# one guest at a time; then, on the first kernel, the runner's self-test
-# (that the harness fails what it must in an arm64 guest too). TAP, its
+# The twins: 6.1.0-N-amd64 has 6.1.0-N-arm64 and 6.1.0-N-powerpc64le
+# (64K pages on 6.1); 6.12.N+deb12-amd64 has 6.12.N+deb12-arm64 and
+# 6.12.N+deb12-powerpc64le-64k (6.12's ppc64el flavour with 64K pages;
+# the plain one has 4K).
+#
+# Booted too, on arm64 with ARM64_BOOT=1 and on ppc64el always: the
+# guest's init and test programs cross-built static (once: user space is
+# the same for both kernels); then, for each kernel, its image and a
+# busybox of its architecture fetched into the cache (scripts/prereqs.sh),
+# and the lists of ARM64_LISTS or PPC64EL_LISTS run in QEMU
+# (qemu-system-aarch64's virt machine or qemu-system-ppc64's pseries, TCG;
+# tests/harness/run.sh with ARCH=arm64 or ppc64el) on each module of
+# CONFIGFS, that kernel's stock configfs.ko the oracle, one guest at a
+# time; then, on the first kernel, the runner's self-test (that the
+# harness fails what it must in such a guest too). On ppc64el each
+# kernel's configuration is checked to have 64K pages first. TAP, its
 # plan at the end, on stdout.
 #
 # The kernels' builds run at once (each make -j1: two jobs in all).
 #
-# Usage: check-arm64.sh [KVER...]   (arm64 releases; default: the -arm64
+# Usage: check-cross.sh [KVER...]   (releases of CROSS_ARCH; default: the
 # twins of KVER and of SECOND_KVER, or of the newest 6.12, as make check
 # takes them)
-# Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; ARM64_BOOT,
-# CONFIGFS, ARM64_LISTS (default: the smoke, ABI, conformance,
-# differences, extensions and helpers lists and
-# tests/clients/arm64-clients.list; a name is tests/AREA/NAME.list, a
-# path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
+# Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; CROSS_ARCH,
+# ARM64_BOOT, CONFIGFS, ARM64_LISTS or PPC64EL_LISTS (default: the smoke,
+# ABI, conformance, differences, extensions and helpers lists, and on
+# arm64 tests/clients/arm64-clients.list, on ppc64el
+# tests/differences/page-64k.list; a name is tests/AREA/NAME.list,
+# a path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
 # suites here).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
-out=${CHECK_OUT:-$BUILD/check}/arm64
-cross=aarch64-linux-gnu-
+arch=${CROSS_ARCH:-arm64}
+out=${CHECK_OUT:-$BUILD/check}/$arch
 
-# The arm64 twin of an amd64 release: 6.1.0-57-amd64 is 6.1.0-57-arm64.
-twin() {
-	echo "${1%-amd64}-arm64"
-}
+# What differs between the architectures: the cross compiler, the
+# machine readelf names, the end of the vermagic (the kernel's
+# MODULE_ARCH_VERMAGIC), the image's name, whether to boot and what.
+# twin RELEASE: the release of this architecture paired with an amd64 one.
+case $arch in
+arm64)
+	cross=aarch64-linux-gnu- machine=AArch64 magic_end=' aarch64'
+	image=vmlinuz boot=${ARM64_BOOT:-0}
+	default_lists="00-smoke 05-abi 10-conformance 13-differences
+		17-extensions 17-helpers tests/clients/arm64-clients.list"
+	lists=${ARM64_LISTS:-$default_lists}
+	twin() {
+		echo "${1%-amd64}-arm64"
+	} ;;
+ppc64el)
+	cross=powerpc64le-linux-gnu- machine=PowerPC64
+	magic_end=' mprofile-kernel relocatable '
+	image=vmlinux boot=1
+	default_lists="00-smoke 05-abi 10-conformance 13-differences
+		17-extensions 17-helpers tests/differences/page-64k.list"
+	lists=${PPC64EL_LISTS:-$default_lists}
+	twin() {
+		case $1 in
+		6.1.*)	echo "${1%-amd64}-powerpc64le" ;;
+		*)	echo "${1%-amd64}-powerpc64le-64k" ;;
+		esac
+	} ;;
+*)	echo "check-cross.sh: CROSS_ARCH=$arch: neither arm64 nor ppc64el" >&2
+	exit 2 ;;
+esac
 
 if [ $# -gt 0 ]; then
 	kvers=$*
@@ -93,30 +129,32 @@ numbered() {
 	done
 }
 
-# Every module built for KVER is an AArch64 object that carries KVER's
-# vermagic, and none is missing: a build for the host, or against other
-# headers, fails here.
-modules_are_arm64() {
+# Every module built for KVER is an object of this machine that carries
+# KVER's vermagic, and none is missing: a build for the host, or against
+# other headers, fails here.
+modules_are_native() {
 	local dest=$1 kver=$2 ko magic n=0
 	for ko in "$dest/module/configfs.ko" \
 		  "$dest/helpers/configfs_helpers.ko" \
 		  "$dest/drivers.ko/fakenbd.ko" \
 		  "$dest"/samples.ko/*.ko "$dest"/testmods.ko/*.ko; do
 		[ -f "$ko" ] || { echo "$ko: missing"; return 1; }
-		readelf -h "$ko" | grep -q '^ *Machine: *AArch64$' ||
-			{ echo "$ko: not an AArch64 object"; return 1; }
+		readelf -h "$ko" | grep -q "^ *Machine: *$machine\$" ||
+			{ echo "$ko: not a $machine object"; return 1; }
 		magic=$(modinfo -F vermagic "$ko")
 		case $magic in
-		"$kver SMP "*" aarch64") ;;
+		"$kver SMP "*"$magic_end") ;;
 		*)	echo "$ko: vermagic '$magic', not $kver's"; return 1 ;;
 		esac
 		n=$((n + 1))
 	done
-	echo "$n modules, each AArch64 with the vermagic of $kver"
+	echo "$n modules, each $machine with the vermagic of $kver"
 }
 
 build() {
-	ARCH=arm64 CROSS_COMPILE=$cross "$TOP/scripts/build-copy.sh" "$@"
+	local karch=$arch
+	[ "$arch" = ppc64el ] && karch=powerpc
+	ARCH=$karch CROSS_COMPILE=$cross "$TOP/scripts/build-copy.sh" "$@"
 }
 
 # build_one KVER KDIR OUT LABEL: build and check one kernel; its result
@@ -128,18 +166,18 @@ build_one() {
 			"$label:module_samples_testmods_fakenbd_build_with_w1_werror" \
 			build "$kdir" "$o/build"; then
 			result "$o/arch.log" \
-				"$label:every_module_is_aarch64_with_its_vermagic" \
-				modules_are_arm64 "$o/build" "$kver"
+				"$label:every_module_is_${arch}_with_its_vermagic" \
+				modules_are_native "$o/build" "$kver"
 			# abi-check.sh reads TOP/module/Module.symvers.
 			result "$o/abi.log" \
-				"$label:exports_and_crcs_match_arm64_stock" \
+				"$label:exports_and_crcs_match_${arch}_stock" \
 				env KDIR="$kdir" TOP="$o/build" \
 				"$TOP/scripts/abi-check.sh"
 			# What W=1 KCFLAGS=-Werror does not make fatal.
 			grep '^WARNING: ' "$o/build.log" | sed 's/^/# /'
 		else
-			echo "not ok $label:every_module_is_aarch64_with_its_vermagic # no build"
-			echo "not ok $label:exports_and_crcs_match_arm64_stock # no build"
+			echo "not ok $label:every_module_is_${arch}_with_its_vermagic # no build"
+			echo "not ok $label:exports_and_crcs_match_${arch}_stock # no build"
 		fi
 	} > "$o/results"
 }
@@ -148,9 +186,9 @@ build_one() {
 # builds at once.
 for kver in $kvers; do
 	o=$out/$kver
-	label=arm64-$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	label=$arch-$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 	mkdir -p "$o"
-	if KVER=$kver NO_SOURCE=1 "$TOP/scripts/prereqs.sh" \
+	if KVER=$kver NO_SOURCE=1 FOREIGN_BOOT=$boot "$TOP/scripts/prereqs.sh" \
 		> "$o/prereqs.log" 2>&1 &&
 	   kdir=$(sed -n 's/^KDIR := //p' "$CNG_CACHE/env-$kver.mk") &&
 	   [ -f "$kdir/Module.symvers" ]; then
@@ -161,8 +199,8 @@ for kver in $kvers; do
 		tap_n=$((tap_n + 1))
 		echo "not ok $tap_n $label:headers_of_${kver}_are_fetched"
 		for name in module_samples_testmods_fakenbd_build_with_w1_werror \
-			every_module_is_aarch64_with_its_vermagic \
-			exports_and_crcs_match_arm64_stock; do
+			"every_module_is_${arch}_with_its_vermagic" \
+			"exports_and_crcs_match_${arch}_stock"; do
 			echo "not ok $label:$name # no headers"
 		done > "$o/results"
 	fi
@@ -174,21 +212,21 @@ done
 
 # The tool, static (as in the guest's initramfs), from a copy of its
 # sources: the amd64 objects in place are left alone.
-tool_is_arm64() {
+tool_is_native() {
 	local t=$out/tool
 	mkdir -p "$t"
 	cp "$TOP"/tools/configfs/Makefile "$TOP"/tools/configfs/*.[ch] "$t/"
 	make -C "$t" CC="${cross}gcc" configfs || return 1
-	readelf -h "$t/configfs" | grep -q '^ *Machine: *AArch64$' ||
-		{ echo "$t/configfs: not an AArch64 program"; return 1; }
+	readelf -h "$t/configfs" | grep -q "^ *Machine: *$machine\$" ||
+		{ echo "$t/configfs: not a $machine program"; return 1; }
 	if readelf -l "$t/configfs" | grep -q INTERP; then
 		echo "$t/configfs: dynamically linked"
 		return 1
 	fi
-	echo "$t/configfs: AArch64, static"
+	echo "$t/configfs: $machine, static"
 }
-result "$out/tool.log" arm64:tool_cross_builds_static_for_aarch64 \
-	tool_is_arm64 > "$out/tool.results"
+result "$out/tool.log" "$arch:tool_cross_builds_static_for_$arch" \
+	tool_is_native > "$out/tool.results"
 numbered < "$out/tool.results"
 
 # The results of the guests' suites, and the suites that failed.
@@ -196,33 +234,33 @@ nsuite=0
 : > "$out/suites.failed"
 
 # The guest's init and test programs (make guest-progs), cross-built
-# static into OUT/guest, with the tool built above: each an AArch64
-# program with no interpreter.
-guest_progs_are_arm64() {
+# static into OUT/guest, with the tool built above: each a program of
+# this machine# program with no interpreter.
+guest_progs_are_native() {
 	local f n=0
 	make -C "$TOP" guest-progs BUILD="$out/guest" CC="${cross}gcc" \
 		GUEST_TOOL="$out/tool/configfs" || return 1
 	[ -x "$out/guest/tests/bin/configfs" ] ||
 		{ echo "the tool is not among the guest's programs"; return 1; }
 	for f in "$out/guest/tests/init" "$out"/guest/tests/bin/*; do
-		readelf -h "$f" | grep -q '^ *Machine: *AArch64$' ||
-			{ echo "$f: not an AArch64 program"; return 1; }
+		readelf -h "$f" | grep -q "^ *Machine: *$machine\$" ||
+			{ echo "$f: not a $machine program"; return 1; }
 		if readelf -l "$f" | grep -q INTERP; then
 			echo "$f: dynamically linked"
 			return 1
 		fi
 		n=$((n + 1))
 	done
-	echo "$n programs, each AArch64 and static"
+	echo "$n programs, each $machine and static"
 }
 
 # in_guest KVER LABEL KIMG BUSYBOX WHICH CMD...: CMD with the environment
-# of tests/harness/guest-suite.sh for an arm64 guest of KVER on module
+# of tests/harness/guest-suite.sh for a guest of KVER on module
 # WHICH.
 in_guest() {
 	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1
 	shift 5
-	ARCH=arm64 BUSYBOX="$bb" KERNEL="$kimg/boot/vmlinuz-$kver" \
+	ARCH=$arch BUSYBOX="$bb" KERNEL="$kimg/boot/$image-$kver" \
 		KIMG="$kimg" KVER="$kver" BUILD="$out/guest" \
 		LABEL="$label-$cf:" MODULE_KO="$o/build/module/configfs.ko" \
 		HELPERS_KO="$o/build/helpers/configfs_helpers.ko" \
@@ -232,7 +270,7 @@ in_guest() {
 }
 
 # guest_suite KVER LABEL KIMG BUSYBOX WHICH: OUT/KVER/boot.list on module
-# WHICH in an arm64 guest; a failure is noted in OUT/suites.failed
+# WHICH in a guest; a failure is noted in OUT/suites.failed
 # (tap_stream keeps no status).
 guest_suite() {
 	local rc
@@ -249,7 +287,7 @@ guest_suite() {
 }
 
 # runner_selftest KVER LABEL KIMG BUSYBOX: the runner's self-test
-# (tests/harness/runner-selftest.sh) in an arm64 guest of KVER, on ours:
+# (tests/harness/runner-selftest.sh) in a guest of KVER, on ours:
 # that a failing, hanging, WARNing, crashing, skipping, cut-short or
 # leaking test fails there too. Its results as subtests, and one of ours.
 runner_selftest() {
@@ -273,7 +311,7 @@ boot_one() {
 	local kver=$1 label=$2 o=$out/$1 kimg bb cf t ntests
 	kimg=$(sed -n 's/^KIMG := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
 	bb=$(sed -n 's/^BUSYBOX := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
-	if [ -n "$kimg" ] && [ -f "$kimg/boot/vmlinuz-$kver" ] &&
+	if [ -n "$kimg" ] && [ -f "$kimg/boot/$image-$kver" ] &&
 	   [ -n "$bb" ] && [ -f "$bb" ]; then
 		tap_ok "$label:image_and_busybox_are_fetched"
 	else
@@ -290,11 +328,20 @@ boot_one() {
 		echo "$label: no build" >> "$out/suites.failed"
 		return
 	fi
+	# What ppc64el is booted for: a kernel of 64K pages.
+	if [ "$arch" = ppc64el ]; then
+		if grep -qx 'CONFIG_PPC_64K_PAGES=y' "$kimg/boot/config-$kver"
+		then
+			tap_ok "$label:kernel_has_64k_pages"
+		else
+			tap_n=$((tap_n + 1))
+			echo "not ok $tap_n $label:kernel_has_64k_pages"
+			echo "$label: not 64K pages" >> "$out/suites.failed"
+		fi
+	fi
 	tap_prefix=$label
 	# shellcheck disable=SC2086 # names, none with a space
-	tap_lists "$o/boot.list" ${ARM64_LISTS:-00-smoke 05-abi 10-conformance \
-		13-differences 17-extensions 17-helpers \
-		tests/clients/arm64-clients.list}
+	tap_lists "$o/boot.list" $lists
 	ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$o/boot.list")
 	for cf in ${CONFIGFS:-ours stock}; do
 		echo "# $label suite on $cf configfs"
@@ -313,13 +360,13 @@ boot_one() {
 	echo "# time: $label runner self-test took $((SECONDS - t)) s"
 }
 
-if [ "${ARM64_BOOT:-0}" = 1 ]; then
-	result "$out/guest.log" arm64:guest_programs_cross_build_static \
-		guest_progs_are_arm64 > "$out/guest.results"
+if [ "$boot" = 1 ]; then
+	result "$out/guest.log" "$arch:guest_programs_cross_build_static" \
+		guest_progs_are_native > "$out/guest.results"
 	numbered < "$out/guest.results"
 	for kver in $kvers; do
 		boot_one "$kver" \
-			"arm64-$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')"
+			"$arch-$(echo "$kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')"
 	done
 fi
 
