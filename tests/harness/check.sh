@@ -7,8 +7,9 @@
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
 # with "kernel", the second kernel alone (scripts/check-kernel.sh); with
 # "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1
-# (scripts/check-arm64.sh); with "short", the fuzzer, the benchmark's
-# quick set, the demo and the runner's self-test alone.
+# (scripts/check-arm64.sh), then the arm64 packages (scripts/deb-arm64.sh);
+# with "short", the fuzzer, the benchmark's quick set, the demo and the
+# runner's self-test alone.
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
 # host tests, the guest suite once per module named in $CONFIGFS
@@ -328,6 +329,16 @@ deb_contents() {
 	tap_stream deb_contents "$TOP/scripts/deb-contents.sh" "$out/deb"
 }
 
+# The packages cross-built for arm64 (make deb-arm64) and lintian-judged
+# (about 30 s), then read, and DKMS run on them for each arm64 kernel
+# against its headers (scripts/deb-arm64.sh; about a minute a kernel).
+deb_arm64() {
+	step deb_arm64_packages_build_lintian_clean \
+		env DEB_ARCH=arm64 DEB_OUT="$out/deb-arm64" "$TOP/scripts/mkdeb.sh"
+	echo "# the arm64 packages, and DKMS's build from them (scripts/deb-arm64.sh)"
+	tap_stream deb_arm64 "$TOP/scripts/deb-arm64.sh" "$out/deb-arm64"
+}
+
 fuzz_steps() {
 	echo "# differential fuzzing, ours against stock"
 	FUZZ_OUT=$out/fuzz CONC=20 PROCS=4 tap_stream fuzz_ours_vs_stock \
@@ -366,7 +377,8 @@ timed() {
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
 	kernel)	second_kernel ;;
-	arm64)	tap_stream arm64 "$TOP/scripts/check-arm64.sh" ;;
+	arm64)	tap_stream arm64 "$TOP/scripts/check-arm64.sh"
+		timed deb_arm64 ;;
 	targetcli)
 		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
 	intree)
