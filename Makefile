@@ -33,6 +33,7 @@
 #                       vs stock (BENCH_CLIENTS_QUICK=1: 20 LUNs, one round)
 #   make lint         the static checks alone
 #   make deb          the Debian packages, into build/deb (docs/packaging.md)
+#   make deb-arm64    the same cross-built for arm64, into build/deb-arm64
 #   make check-deb    the packages proved in a Debian guest (GUEST_KVERS=...)
 #   make install      DKMS source (and dkms install), tool, man page; PREFIX
 #   make uninstall    what make install put there, and DKMS's module
@@ -46,7 +47,7 @@ ENV_MK := $(CNG_CACHE)/env.mk
 endif
 
 # Goals that need no target kernel do not run scripts/prereqs.sh.
-NO_ENV_GOALS := clean deb series install dkms-install install-tool install-fallback \
+NO_ENV_GOALS := clean deb deb-arm64 series install dkms-install install-tool install-fallback \
 	uninstall
 ifneq ($(filter-out $(NO_ENV_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(ENV_MK)
@@ -274,6 +275,10 @@ lint: module helpers
 deb:
 	TOP=$(TOP) BUILD=$(BUILD) scripts/mkdeb.sh
 
+# The same for arm64, cross-built, into build/deb-arm64.
+deb-arm64:
+	DEB_ARCH=arm64 TOP=$(TOP) BUILD=$(BUILD) scripts/mkdeb.sh
+
 # Both packages installed, used and purged in a guest, on each kernel.
 check-deb: deb
 	scripts/check-deb.sh $(or $(GUEST_KVERS),$(KVER))
@@ -355,6 +360,6 @@ clean:
 	run check guest \
 	check-debug check-kernel check-arm64 check-ppc64el check-targetcli fuzz fuzz-debug fuzz-syscalls \
 	soak bench bench-fakenbd bench-profile bench-perf bench-smp bench-clients \
-	lint clean deb check-deb \
+	lint clean deb deb-arm64 check-deb \
 	install-fallback uninstall \
 	dkms-install install-tool install

@@ -2,23 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # DKMS's MAKE (dkms.conf): build configfs.ko for KVER into DIR. Where
-# configfs-ng cannot be built (not amd64, not a Debian 12 6.1 or 6.12
-# kernel, or the build fails, as it may on a future kernel of either
-# line), put the kernel's own configfs.ko in DIR instead and say why:
+# configfs-ng cannot be built (not amd64 or arm64, not a Debian 12 6.1
+# or 6.12 kernel, or the build fails, as it may on a future kernel of
+# either line), put the kernel's own configfs.ko in DIR instead and say why:
 # DKMS then installs stock under updates/dkms and the kernel's
 # installation goes on. DKMS 3.0.10 (Debian 12) has no gentler way: its
 # autoinstall, which the kernel's postinst runs, fails (status 11, and
 # with it the kernel's installation) for any module that fails to build
 # or that a BUILD_EXCLUSIVE_* directive excludes.
 #
-# Usage: dkms-make.sh KVER KERNEL_SOURCE_DIR DIR ARCH
+# Usage: dkms-make.sh KVER KERNEL_SOURCE_DIR DIR ARCH   (ARCH: DKMS's,
+# uname -m's name: x86_64, aarch64)
 set -u
 
 kver=$1 ksrc=$2 dir=$3 arch=$4
 why=
 case $arch in
-x86_64)	;;
-*)	why="$arch is not amd64, the only architecture configfs-ng is built and tested on" ;;
+x86_64|aarch64)	;;
+*)	why="$arch is not amd64 (x86_64) or arm64 (aarch64), the architectures configfs-ng is built and tested on" ;;
 esac
 case $kver in
 6.1.*|6.12.*) ;;

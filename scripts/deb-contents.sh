@@ -151,8 +151,38 @@ dkms_never_fails_a_kernel() {
 	[ -f "$(dirname "$conf")/module/dkms-make.sh" ]
 }
 
-dkms_package_is_amd64_only() {
-	grep -qx 'Architecture: amd64' "$dc/control"
+# configfs-ng-dkms is for amd64 and arm64 alone (debian/control), and
+# this one was built for one of them.
+dkms_package_is_amd64_or_arm64() {
+	sed -n '/^Package: configfs-ng-dkms$/,/^$/p' "$TOP/debian/control" |
+		grep -x 'Architecture: amd64 arm64' &&
+	grep -x 'Architecture: \(amd64\|arm64\)' "$dc/control"
+}
+
+# The package's dkms-make.sh builds for DKMS's x86_64 and aarch64, here
+# in a stand-in for the kernel's tree (a Makefile that says what it was
+# asked), and to another architecture names the ones it is built for.
+# (make check-arm64 runs DKMS itself on the arm64 package against
+# Debian's arm64 headers: scripts/deb-arm64.sh.)
+dkms_make_takes_amd64_and_arm64() {
+	local s k=$tmp/ksrc m=$tmp/kmod a why
+	s=$(ls "$dr"/usr/src/configfs-ng-*/module/dkms-make.sh) || return 1
+	mkdir -p "$k" "$m"
+	printf 'modules:\n\t@echo "built M=$(M)"\n' > "$k/Makefile"
+	for a in x86_64 aarch64; do
+		sh "$s" 6.1.0-99-test "$k" "$m" "$a" > "$tmp/make-$a" 2>&1
+		cat "$tmp/make-$a"
+		grep -qx "built M=$m" "$tmp/make-$a" || return 1
+	done
+	why="riscv64 is not amd64 (x86_64) or arm64 (aarch64),"
+	why="$why the architectures configfs-ng is built and tested on"
+	if sh "$s" 6.1.0-99-test "$k" "$m" riscv64 > "$tmp/make-riscv64" 2>&1; then
+		echo "riscv64: dkms-make.sh succeeded with no configfs.ko to give"
+		return 1
+	fi
+	cat "$tmp/make-riscv64"
+	grep -qF "configfs-ng: not built for 6.1.0-99-test: $why;" \
+		"$tmp/make-riscv64" && ! grep -q '^built' "$tmp/make-riscv64"
 }
 
 echo "TAP version 13"
@@ -164,6 +194,8 @@ t deb_unit_loads_modules_by_name_alone unit_loads_modules_by_name
 t deb_modprobe_falls_back_to_stock modprobe_falls_back_to_stock
 t deb_initramfs_regenerated_on_install_and_removal initramfs_regenerated
 t deb_dkms_never_fails_a_kernel_installation dkms_never_fails_a_kernel
-t deb_dkms_package_is_amd64_only dkms_package_is_amd64_only
+t deb_dkms_package_is_amd64_or_arm64 dkms_package_is_amd64_or_arm64
+t deb_dkms_make_builds_for_amd64_and_arm64_names_them_elsewhere \
+	dkms_make_takes_amd64_and_arm64
 echo "1..$n"
 [ "$failed" -eq 0 ]

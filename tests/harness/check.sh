@@ -6,10 +6,11 @@
 # the guest suites alone (every tests/*/NN-*.list, or $LIST); with
 # "debug", the suites on the debug kernel alone (scripts/check-debug.sh);
 # with "kernel", the second kernel alone (scripts/check-kernel.sh); with
-# "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1, and
-# with "ppc64el" the 64K-page ppc64el ones, booted (scripts/check-cross.sh);
-# with "short", the fuzzer, the benchmark's
-# quick set, the demo and the runner's self-test alone.
+# "arm64", the arm64 cross-builds alone, booted with ARM64_BOOT=1, then
+# the arm64 packages (scripts/deb-arm64.sh), and with "ppc64el" the
+# 64K-page ppc64el ones, booted (both scripts/check-cross.sh); with
+# "short", the fuzzer, the benchmark's quick set, the demo and the
+# runner's self-test alone.
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
 # host tests, the guest suite once per module named in $CONFIGFS
@@ -329,6 +330,16 @@ deb_contents() {
 	tap_stream deb_contents "$TOP/scripts/deb-contents.sh" "$out/deb"
 }
 
+# The packages cross-built for arm64 (make deb-arm64) and lintian-judged
+# (about 30 s), then read, and DKMS run on them for each arm64 kernel
+# against its headers (scripts/deb-arm64.sh; about a minute a kernel).
+deb_arm64() {
+	step deb_arm64_packages_build_lintian_clean \
+		env DEB_ARCH=arm64 DEB_OUT="$out/deb-arm64" "$TOP/scripts/mkdeb.sh"
+	echo "# the arm64 packages, and DKMS's build from them (scripts/deb-arm64.sh)"
+	tap_stream deb_arm64 "$TOP/scripts/deb-arm64.sh" "$out/deb-arm64"
+}
+
 fuzz_steps() {
 	echo "# differential fuzzing, ours against stock"
 	FUZZ_OUT=$out/fuzz CONC=20 PROCS=4 tap_stream fuzz_ours_vs_stock \
@@ -367,8 +378,11 @@ timed() {
 	guest)	guest_suites ;;
 	debug)	debug_suites ;;
 	kernel)	second_kernel ;;
-	arm64|ppc64el)
-		tap_stream "$only" env CROSS_ARCH="$only" \
+	arm64)	tap_stream arm64 env CROSS_ARCH=arm64 \
+			"$TOP/scripts/check-cross.sh"
+		timed deb_arm64 ;;
+	ppc64el)
+		tap_stream ppc64el env CROSS_ARCH=ppc64el \
 			"$TOP/scripts/check-cross.sh" ;;
 	targetcli)
 		tap_stream targetcli "$TOP/scripts/check-targetcli.sh" ;;
