@@ -39,8 +39,9 @@
 # takes them)
 # Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; CROSS_ARCH,
 # ARM64_BOOT, CONFIGFS, ARM64_LISTS or PPC64EL_LISTS (default: the smoke,
-# ABI, conformance, differences, extensions and helpers lists, and on
-# arm64 tests/clients/arm64-clients.list, on ppc64el
+# ABI, conformance, differences, extensions and helpers lists,
+# tests/fakenbd/cross-fakenbd.list, and on arm64
+# tests/clients/arm64-clients.list, on ppc64el
 # tests/differences/page-64k.list; a name is tests/AREA/NAME.list,
 # a path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
 # suites here).
@@ -60,7 +61,8 @@ arm64)
 	cross=aarch64-linux-gnu- machine=AArch64 magic_end=' aarch64'
 	image=vmlinuz boot=${ARM64_BOOT:-0}
 	default_lists="00-smoke 05-abi 10-conformance 13-differences
-		17-extensions 17-helpers tests/clients/arm64-clients.list"
+		17-extensions 17-helpers tests/fakenbd/cross-fakenbd.list
+		tests/clients/arm64-clients.list"
 	lists=${ARM64_LISTS:-$default_lists}
 	twin() {
 		echo "${1%-amd64}-arm64"
@@ -70,7 +72,8 @@ ppc64el)
 	magic_end=' mprofile-kernel relocatable '
 	image=vmlinux boot=1
 	default_lists="00-smoke 05-abi 10-conformance 13-differences
-		17-extensions 17-helpers tests/differences/page-64k.list"
+		17-extensions 17-helpers tests/fakenbd/cross-fakenbd.list
+		tests/differences/page-64k.list"
 	lists=${PPC64EL_LISTS:-$default_lists}
 	twin() {
 		case $1 in
