@@ -41,6 +41,7 @@
 #include <linux/net.h>
 #include <linux/overflow.h>
 #include <linux/path.h>
+#include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -1261,7 +1262,13 @@ static void fakenbd_end_connections(struct fakenbd_dev *dev)
 	}
 }
 
-/* Start each connection's receive thread; -errno with none left running. */
+/*
+ * Start each connection's receive thread; -errno with none left running.
+ * A reply is what a submitter waits for: the threads run at the priority
+ * of nbd.ko's receive work, whose high-priority workqueue (WQ_HIGHPRI)
+ * runs it at nice -20, so that a busy CPU does not hold up completions
+ * behind ordinary tasks.
+ */
 static int fakenbd_start_threads(struct fakenbd_dev *dev, char *why,
 				 size_t why_len)
 {
@@ -1272,11 +1279,11 @@ static int fakenbd_start_threads(struct fakenbd_dev *dev, char *why,
 	for (i = 0; i < dev->nr_conns; i++) {
 		conn = &dev->conns[i];
 		if (dev->nr_conns == 1)
-			task = kthread_run(fakenbd_rx_thread, conn,
-					   "fakenbd-%s", dev->name);
+			task = kthread_create(fakenbd_rx_thread, conn,
+					      "fakenbd-%s", dev->name);
 		else
-			task = kthread_run(fakenbd_rx_thread, conn,
-					   "fakenbd-%s/%u", dev->name, i);
+			task = kthread_create(fakenbd_rx_thread, conn,
+					      "fakenbd-%s/%u", dev->name, i);
 		if (IS_ERR(task)) {
 			snprintf(why, why_len,
 				 "cannot start a receive thread (error %ld)",
@@ -1284,7 +1291,9 @@ static int fakenbd_start_threads(struct fakenbd_dev *dev, char *why,
 			fakenbd_end_connections(dev);
 			return PTR_ERR(task);
 		}
+		set_user_nice(task, MIN_NICE);
 		conn->rx_thread = task;
+		wake_up_process(task);
 	}
 	return 0;
 }

@@ -274,6 +274,16 @@ cpu_io() {
 	taskset -c "$ci_cpu" dd "$@" 2>/dev/null
 }
 
+# rx_threads_at_high_priority PATTERN: each receive thread whose name
+# matches runs at nice -20, as nbd.ko's receive work (WQ_HIGHPRI).
+rx_threads_at_high_priority() {
+	for rt_pid in $(ps | sed -n "s|^ *\([0-9]*\) .*\[$1\]\$|\1|p"); do
+		rt_nice=$(cut -d' ' -f19 "/proc/$rt_pid/stat")
+		echo "# receive thread $rt_pid: nice $rt_nice"
+		[ "$rt_nice" = -20 ] || return 1
+	done
+}
+
 # One connection per hardware queue, and no more queues than CPUs (as
 # blk-mq gives nbd.ko): connections=4 on two vCPUs gives two queues, two
 # receive threads and two connections at the server. Data written from
@@ -287,6 +297,7 @@ four_connections_carry_data() {
 	fnbd_start $d target=127.0.0.1 device=disk connections=4 &&
 	test "$(ls /sys/block/$d/mq | wc -l)" = $fc_n &&
 	test "$(ps | grep -c "\[fakenbd-$d/[0-3]\]")" = $fc_n &&
+	rx_threads_at_high_priority "fakenbd-$d/[0-3]" &&
 	test "$(server_children | wc -l)" = $fc_n &&
 	log_has "fakenbd: $d: export 'disk' on 127.0.0.1:10809, 67108864 bytes, $fc_n connections" ||
 		return 1
