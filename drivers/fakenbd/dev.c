@@ -424,7 +424,9 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 {
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct fakenbd_dev *dev = conn->dev;
+	char name[FAKENBD_NAME_MAX + 8];
 	unsigned long irqflags;
+	size_t sent;
 	bool requeue;
 	int ret;
 
@@ -433,6 +435,7 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 	spin_lock_irqsave(&dev->lock, irqflags);
 	requeue = submitter && (ret == -ERESTARTSYS || ret == -EINTR) &&
 		  !dev->dead && !conn->broken;
+	sent = cmd->sent;
 	if (requeue) {
 		cmd->state = FAKENBD_CMD_QUEUED;
 		list_add(&cmd->tx_entry, &conn->tx_list);
@@ -441,6 +444,9 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 	}
 	spin_unlock_irqrestore(&dev->lock, irqflags);
 	wake_up_all(&dev->tx_wait);
+	if (requeue)
+		pr_debug("%s: a signal cut a send short after %zu bytes: the transmit work sends the rest\n",
+			 fakenbd_conn_name(conn, name, sizeof(name)), sent);
 	if (ret && !requeue)
 		fakenbd_conn_fail(conn, "send: %s", fakenbd_errno_text(ret));
 	return !requeue;
