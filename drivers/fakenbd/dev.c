@@ -1424,8 +1424,10 @@ fakenbd_session_make(struct net *net, const struct sockaddr_storage *addr,
 	int ret;
 
 	session = kzalloc(struct_size(session, socks, nr_conns), GFP_KERNEL);
-	if (!session)
+	if (!session) {
+		snprintf(why, why_len, "out of memory");
 		return ERR_PTR(-ENOMEM);
+	}
 	for (i = 0; i < nr_conns; i++) {
 		ret = fakenbd_session_add(session, net, addr, export, deadline,
 					  nr_conns, why, why_len);
@@ -1525,6 +1527,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 
 	dev = kzalloc(struct_size(dev, conns, session->nr_socks), GFP_KERNEL);
 	if (!dev) {
+		snprintf(why, why_len, "out of memory");
 		fakenbd_session_close(session);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -1559,6 +1562,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	atomic_long_set(&dev->errors, 0);
 	dev->export = kstrdup(config->export ?: "", GFP_KERNEL);
 	if (!dev->export) {
+		snprintf(why, why_len, "out of memory");
 		ret = -ENOMEM;
 		goto err_release_sock;
 	}
