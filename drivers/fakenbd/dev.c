@@ -425,7 +425,9 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 {
 	struct fakenbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct fakenbd_dev *dev = conn->dev;
+	char name[FAKENBD_NAME_MAX + 8];
 	unsigned long irqflags;
+	size_t sent;
 	bool requeue;
 	int ret;
 
@@ -434,6 +436,7 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 	spin_lock_irqsave(&dev->lock, irqflags);
 	requeue = submitter && (ret == -ERESTARTSYS || ret == -EINTR) &&
 		  !dev->dead && !conn->broken;
+	sent = cmd->sent;
 	if (requeue) {
 		cmd->state = FAKENBD_CMD_QUEUED;
 		list_add(&cmd->tx_entry, &conn->tx_list);
@@ -442,6 +445,9 @@ static bool fakenbd_tx_one(struct fakenbd_conn *conn, struct request *rq,
 	}
 	spin_unlock_irqrestore(&dev->lock, irqflags);
 	wake_up_all(&dev->tx_wait);
+	if (requeue)
+		pr_debug("%s: a signal cut a send short after %zu bytes: the transmit work sends the rest\n",
+			 fakenbd_conn_name(conn, name, sizeof(name)), sent);
 	if (ret && !requeue)
 		fakenbd_conn_fail(conn, "send: %s", fakenbd_errno_text(ret));
 	return !requeue;
@@ -1427,8 +1433,10 @@ fakenbd_session_make(struct net *net, const struct sockaddr_storage *addr,
 	int ret;
 
 	session = kzalloc(struct_size(session, socks, nr_conns), GFP_KERNEL);
-	if (!session)
+	if (!session) {
+		snprintf(why, why_len, "out of memory");
 		return ERR_PTR(-ENOMEM);
+	}
 	for (i = 0; i < nr_conns; i++) {
 		ret = fakenbd_session_add(session, net, addr, export, deadline,
 					  nr_conns, why, why_len);
@@ -1528,6 +1536,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 
 	dev = kzalloc(struct_size(dev, conns, session->nr_socks), GFP_KERNEL);
 	if (!dev) {
+		snprintf(why, why_len, "out of memory");
 		fakenbd_session_close(session);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -1562,6 +1571,7 @@ struct fakenbd_dev *fakenbd_start(const struct fakenbd_config *config,
 	atomic_long_set(&dev->errors, 0);
 	dev->export = kstrdup(config->export ?: "", GFP_KERNEL);
 	if (!dev->export) {
+		snprintf(why, why_len, "out of memory");
 		ret = -ENOMEM;
 		goto err_release_sock;
 	}

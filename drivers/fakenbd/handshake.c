@@ -138,8 +138,10 @@ static int fakenbd_opt_go(struct socket *sock, const char *export,
 	u8 *buf;
 
 	buf = kmalloc(NBD_MAX_STRING + 64, GFP_KERNEL);
-	if (!buf)
+	if (!buf) {
+		snprintf(why, why_len, "handshake: out of memory");
 		return -ENOMEM;
+	}
 	put_unaligned_be32(name_len, buf);
 	memcpy(buf + 4, export, name_len);
 	put_unaligned_be16(1, buf + 4 + name_len);	/* one info request: */

@@ -249,6 +249,9 @@ const char *fakenbd_errno_text(int err)
 	case -EINTR:
 	case -ERESTARTSYS:
 		return "interrupted";
+	case -ENOMEM:
+	case -ENOBUFS:
+		return "out of memory";
 	case -EADDRNOTAVAIL:
 		return "address not available";
 	case -EAFNOSUPPORT:

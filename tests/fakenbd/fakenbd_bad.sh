@@ -257,6 +257,50 @@ two_connections_lost_and_made_again() {
 	run rmdir "$FNBD/pending/one"
 }
 
+# The task waits for room in a socket, in a send.
+in_send() {
+	grep -q sk_stream_wait_memory "/proc/$1/stack"
+}
+
+# A signal to a writer while queue_rq, in the writer's own context, is
+# writing a request to a socket the server has stopped reading (pause):
+# the send ends with the signal, the rest of the request is left to the
+# transmit work (the driver's debug line says so), and once the server
+# reads on, the write completes whole and reads back identical; the disk
+# stays connected, with no error. The write of 2 MiB is several requests
+# of 128 KiB or more: the writer's plug issues the first itself when the
+# next one joins it, and on two connections there is no I/O scheduler
+# to hand it to kblockd.
+signal_mid_send_leaves_the_rest_to_the_work() {
+	[ "$(nproc)" -ge 2 ] || { echo "# needs 2 vCPUs"; return 1; }
+	smid_paused=/tmp/fakenbd_badserver.$PORT.paused
+	smid_go=/tmp/fakenbd_badserver.$PORT.go
+	rm -f "$smid_paused" "$smid_go"
+	bad pause &&
+	fnbd_start msig target=127.0.0.1:$PORT timeout=300 connections=2 &&
+	run sh -c "echo 'module fakenbd +p' > /proc/dynamic_debug/control" ||
+		return 1
+	./bin/fakenbd_sigwrite /dev/msig 2097152 &
+	smid_pid=$!
+	wait_for test -e "$smid_paused" && wait_for in_send $smid_pid || {
+		sed 's/^/# /' "/proc/$smid_pid/stack"
+		touch "$smid_go"
+		return 1
+	}
+	run kill -USR1 $smid_pid
+	wait_for log_says "msig/[01]: a signal cut a send short after" || {
+		touch "$smid_go"; return 1; }
+	dmesg | grep "msig/" | sed 's/^/# /'
+	run touch "$smid_go"
+	wait $smid_pid || { echo "# the writer failed"; return 1; }
+	run sh -c "echo 'module fakenbd -p' > /proc/dynamic_debug/control"
+	echo "# connected $(fnbd_status msig connected)," \
+		"errors $(fnbd_status msig errors)"
+	test "$(fnbd_status msig connected)" = 1 &&
+	test "$(fnbd_status msig errors)" = 0 &&
+	fnbd_stop msig && rm -f "$smid_paused" "$smid_go"
+}
+
 # disconnect while the disk connects again: the attempts end, the reason
 # says the user's, and a read fails with EIO at once.
 disconnect_gives_up_connecting_again() {
@@ -314,7 +358,7 @@ transmission() {
 	fnbd_stop $d
 }
 
-ktap_plan 26
+ktap_plan 27
 check setup_loads_module fnbd_load
 check bad_greeting_is_not_an_nbd_server \
 	handshake badmagic "not an NBD server"
@@ -339,6 +383,8 @@ check no_timeout_waits_for_a_slow_reply no_timeout_waits
 check reconnect_after_a_server_restart reconnect_after_a_server_restart
 check two_connections_lost_and_made_again \
 	two_connections_lost_and_made_again
+check signal_mid_send_leaves_the_rest_to_the_work \
+	signal_mid_send_leaves_the_rest_to_the_work
 check disconnect_gives_up_connecting_again \
 	disconnect_gives_up_connecting_again
 check uncommit_never_waits_on_the_server \

@@ -31,28 +31,50 @@
  * says NBD_FLAG_CAN_MULTI_CONN, keeps listening and serves each client in
  * a process of its own (killed, it loses that connection alone).
  *
+ * pause is multi with an export of 4 MiB that keeps what is written (in
+ * memory its processes share) and takes it slowly: its connections have a small receive
+ * buffer and segment size, so that a client's socket fills after a few
+ * tens of KiB. At the first write of 256 KiB or more it reads the
+ * request's header, creates /tmp/fakenbd_badserver.PORT.paused and reads
+ * nothing more until /tmp/fakenbd_badserver.PORT.go exists: the client
+ * is left waiting for room in the middle of the request.
+ *
  * Usage: fakenbd_badserver MODE PORT
  */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #define SIZE		(1024 * 1024)
 #define BAD_START	(256 << 10)
 #define BAD_END		(768 << 10)
+#define PAUSE_SIZE	(4 << 20)
+#define PAUSE_LEN	(256 << 10)
 
 static const char *mode;
 static int trickling;	/* put64() sends a byte each half second */
 
+/* pause: the export's bytes, and then whether it paused, shared. */
+static char *store;
+static char paused_path[64], go_path[64];
+
 static int is(const char *m)
 {
 	return !strcmp(mode, m);
+}
+
+/* Several clients at once, each in a process of its own. */
+static int serves_many(void)
+{
+	return is("multi") || is("pause");
 }
 
 static void put(int fd, const void *buf, size_t len)
@@ -123,7 +145,8 @@ static void handshake(int fd)
 {
 	unsigned int hdr[4], len, opt;
 	static char data[8192];
-	unsigned long long size = is("hugesize") ? 1ULL << 62 : SIZE;
+	unsigned long long size = is("hugesize") ? 1ULL << 62 :
+				  is("pause") ? PAUSE_SIZE : SIZE;
 
 	trickling = is("trickle");
 	put64(fd, is("badmagic") ? 0x4e42444d41474945ULL :
@@ -156,7 +179,7 @@ static void handshake(int fd)
 		put16(fd, 0);
 		put64(fd, size);
 		/* HAS_FLAGS, SEND_FLUSH; CAN_MULTI_CONN */
-		put16(fd, 1 | 4 | (is("multi") ? 0x100 : 0));
+		put16(fd, 1 | 4 | (serves_many() ? 0x100 : 0));
 	}
 	if (is("badblock") || is("blocksize")) {
 		option_reply(fd, 7, 3, 14);
@@ -166,6 +189,21 @@ static void handshake(int fd)
 		put32(fd, 65536);
 	}
 	option_reply(fd, 7, 1, 0);
+}
+
+/* pause: at the first large write, stop reading until told to go on. */
+static void pause_once(unsigned int len)
+{
+	FILE *f;
+
+	if (!store || len < PAUSE_LEN || store[PAUSE_SIZE])
+		return;
+	store[PAUSE_SIZE] = 1;
+	f = fopen(paused_path, "w");
+	if (f)
+		fclose(f);
+	while (access(go_path, F_OK))
+		usleep(100000);
 }
 
 static void serve(int fd)
@@ -181,10 +219,13 @@ static void serve(int fd)
 		memcpy(&off, &req[4], 8);
 		off = be64toh(off);
 		len = be32toh(req[6]);
-		if (len > sizeof(buf))
+		if (len > sizeof(buf) || (store && (off > PAUSE_SIZE ||
+						    len > PAUSE_SIZE - off)))
 			exit(1);
 		if (type == 1)
-			get(fd, buf, len);
+			pause_once(len);
+		if (type == 1)
+			get(fd, store ? store + off : buf, len);
 		if (type == 2)
 			exit(0);
 		if (is("stallscan") && off < BAD_START && type == 0)
@@ -221,7 +262,29 @@ static void serve(int fd)
 		put32(fd, 0);
 		put(fd, &handle, 8);
 		if (type == 0)
-			put(fd, zero, len);
+			put(fd, store ? store + off : zero, len);
+	}
+}
+
+/*
+ * pause: the store, and connections that take little at a time (the
+ * accepted sockets inherit the listener's buffer and segment size).
+ */
+static void pause_setup(int lfd, const char *port)
+{
+	int rcvbuf = 16384, mss = 1024;
+
+	snprintf(paused_path, sizeof(paused_path),
+		 "/tmp/fakenbd_badserver.%s.paused", port);
+	snprintf(go_path, sizeof(go_path), "/tmp/fakenbd_badserver.%s.go",
+		 port);
+	store = mmap(NULL, PAUSE_SIZE + 1, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (store == MAP_FAILED ||
+	    setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) ||
+	    setsockopt(lfd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss))) {
+		perror("fakenbd_badserver: pause");
+		exit(1);
 	}
 }
 
@@ -239,6 +302,8 @@ int main(int argc, char **argv)
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (is("pause"))
+		pause_setup(lfd, argv[2]);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
 	    listen(lfd, 1)) {
 		perror("fakenbd_badserver");
@@ -246,9 +311,9 @@ int main(int argc, char **argv)
 	}
 	if (fork())
 		return 0;
-	if (is("multi"))
+	if (serves_many())
 		signal(SIGCHLD, SIG_IGN);	/* no zombies to count */
-	while (is("multi")) {
+	while (serves_many()) {
 		fd = accept(lfd, NULL, NULL);
 		if (fd < 0)
 			return 1;
