@@ -20,7 +20,8 @@ mkdir -p "$out" "$dbuild"
 # A name is tests/AREA/NAME.list; a path (with a /) is from the top.
 lists=${DEBUG_LISTS:-"10-conformance 12-better 13-differences 15-module
 	16-faults 17-extensions 17-helpers 19-hostile
-	tests/clients/debug-clients.list tests/fuzz/debug-fuzz.list"}
+	tests/clients/debug-clients.list tests/fuzz/debug-fuzz.list
+	tests/fakenbd/debug-fakenbd.list"}
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
 
