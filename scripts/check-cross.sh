@@ -259,11 +259,12 @@ guest_progs_are_native() {
 
 # in_guest KVER LABEL KIMG BUSYBOX WHICH CMD...: CMD with the environment
 # of tests/harness/guest-suite.sh for a guest of KVER on module
-# WHICH.
+# WHICH; the "bin" programs from this architecture's root (prereqs.sh).
 in_guest() {
 	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1
 	shift 5
 	ARCH=$arch BUSYBOX="$bb" KERNEL="$kimg/boot/$image-$kver" \
+		BIN_ROOT="$(sed -n 's/^BINROOT := //p' "$CNG_CACHE/env-$kver.mk")" \
 		KIMG="$kimg" KVER="$kver" BUILD="$out/guest" \
 		LABEL="$label-$cf:" MODULE_KO="$o/build/module/configfs.ko" \
 		HELPERS_KO="$o/build/helpers/configfs_helpers.ko" \
@@ -311,16 +312,19 @@ runner_selftest() {
 # boot_one KVER LABEL: KVER's lists on each module of CONFIGFS, one guest
 # after the other (TCG runs a guest on a core; the host has two).
 boot_one() {
-	local kver=$1 label=$2 o=$out/$1 kimg bb cf t ntests
+	local kver=$1 label=$2 o=$out/$1 kimg bb binroot cf t ntests
 	kimg=$(sed -n 's/^KIMG := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
 	bb=$(sed -n 's/^BUSYBOX := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
+	binroot=$(sed -n 's/^BINROOT := //p' "$CNG_CACHE/env-$kver.mk" \
+		2>/dev/null)
 	if [ -n "$kimg" ] && [ -f "$kimg/boot/$image-$kver" ] &&
-	   [ -n "$bb" ] && [ -f "$bb" ]; then
-		tap_ok "$label:image_and_busybox_are_fetched"
+	   [ -n "$bb" ] && [ -f "$bb" ] &&
+	   [ -n "$binroot" ] && [ -d "$binroot/.debs" ]; then
+		tap_ok "$label:image_busybox_and_programs_are_fetched"
 	else
 		sed 's/^/    # /' "$o/prereqs.log" | tail -n 40
 		tap_n=$((tap_n + 1))
-		echo "not ok $tap_n $label:image_and_busybox_are_fetched"
+		echo "not ok $tap_n $label:image_busybox_and_programs_are_fetched"
 		echo "$label: no image" >> "$out/suites.failed"
 		return
 	fi
