@@ -232,6 +232,11 @@ result "$out/tool.log" "$arch:tool_cross_builds_static_for_$arch" \
 	tool_is_native > "$out/tool.results"
 numbered < "$out/tool.results"
 
+# The tests' "bin" programs of this architecture, with their libraries
+# (prereqs.sh's foreign_bins; a path, not the env file's: a prereqs.sh of
+# another checkout may rewrite that file meanwhile).
+binroot=$CNG_CACHE/bin-$arch
+
 # The results of the guests' suites, and the suites that failed.
 nsuite=0
 : > "$out/suites.failed"
@@ -264,7 +269,7 @@ in_guest() {
 	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1
 	shift 5
 	ARCH=$arch BUSYBOX="$bb" KERNEL="$kimg/boot/$image-$kver" \
-		BIN_ROOT="$(sed -n 's/^BINROOT := //p' "$CNG_CACHE/env-$kver.mk")" \
+		BIN_ROOT="$binroot" \
 		KIMG="$kimg" KVER="$kver" BUILD="$out/guest" \
 		LABEL="$label-$cf:" MODULE_KO="$o/build/module/configfs.ko" \
 		HELPERS_KO="$o/build/helpers/configfs_helpers.ko" \
@@ -312,14 +317,11 @@ runner_selftest() {
 # boot_one KVER LABEL: KVER's lists on each module of CONFIGFS, one guest
 # after the other (TCG runs a guest on a core; the host has two).
 boot_one() {
-	local kver=$1 label=$2 o=$out/$1 kimg bb binroot cf t ntests
+	local kver=$1 label=$2 o=$out/$1 kimg bb cf t ntests
 	kimg=$(sed -n 's/^KIMG := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
 	bb=$(sed -n 's/^BUSYBOX := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
-	binroot=$(sed -n 's/^BINROOT := //p' "$CNG_CACHE/env-$kver.mk" \
-		2>/dev/null)
 	if [ -n "$kimg" ] && [ -f "$kimg/boot/$image-$kver" ] &&
-	   [ -n "$bb" ] && [ -f "$bb" ] &&
-	   [ -n "$binroot" ] && [ -d "$binroot/.debs" ]; then
+	   [ -n "$bb" ] && [ -f "$bb" ] && [ -d "$binroot/.debs" ]; then
 		tap_ok "$label:image_busybox_and_programs_are_fetched"
 	else
 		sed 's/^/    # /' "$o/prereqs.log" | tail -n 40

@@ -310,8 +310,6 @@ if foreign_arch "$KVER"; then
 	[ -f "$img/.depmod" ] || img=
 	bb=$(foreign_busybox_dir)/bin/busybox
 	[ -f "$bb" ] || bb=
-	binroot=$CNG_CACHE/bin-$debarch
-	[ -d "$binroot/.debs" ] || binroot=
 	env_tmp=$(mktemp "$ENV_MK.XXXXXX")
 	cat > "$env_tmp" <<EOT
 KVER := $KVER
@@ -323,7 +321,6 @@ ARCH := $karch
 DEBARCH := $debarch
 CROSS_COMPILE := $cross
 BUSYBOX := $bb
-BINROOT := $binroot
 EOT
 	chmod 644 "$env_tmp"
 	mv "$env_tmp" "$ENV_MK"
