@@ -39,11 +39,10 @@
 # takes them)
 # Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; CROSS_ARCH,
 # ARM64_BOOT, CONFIGFS, ARM64_LISTS or PPC64EL_LISTS (default: the smoke,
-# ABI, conformance, differences, extensions and helpers lists,
-# tests/fakenbd/cross-fakenbd.list, and on arm64
-# tests/clients/arm64-clients.list, on ppc64el
-# tests/differences/page-64k.list; a name is tests/AREA/NAME.list,
-# a path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
+# ABI, conformance, differences, extensions, helpers and fakenbd lists,
+# and on arm64 tests/clients/arm64-clients.list, on ppc64el
+# tests/differences/page-64k.list; a name is tests/AREA/NAME.list, a
+# path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
 # suites here).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
@@ -61,7 +60,7 @@ arm64)
 	cross=aarch64-linux-gnu- machine=AArch64 magic_end=' aarch64'
 	image=vmlinuz boot=${ARM64_BOOT:-0}
 	default_lists="00-smoke 05-abi 10-conformance 13-differences
-		17-extensions 17-helpers tests/fakenbd/cross-fakenbd.list
+		17-extensions 17-helpers 18-fakenbd
 		tests/clients/arm64-clients.list"
 	lists=${ARM64_LISTS:-$default_lists}
 	twin() {
@@ -72,7 +71,7 @@ ppc64el)
 	magic_end=' mprofile-kernel relocatable '
 	image=vmlinux boot=1
 	default_lists="00-smoke 05-abi 10-conformance 13-differences
-		17-extensions 17-helpers tests/fakenbd/cross-fakenbd.list
+		17-extensions 17-helpers 18-fakenbd
 		tests/differences/page-64k.list"
 	lists=${PPC64EL_LISTS:-$default_lists}
 	twin() {
