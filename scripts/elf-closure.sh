@@ -24,20 +24,24 @@ set -u
 root=${1:?usage: elf-closure.sh ROOT PATH...}
 shift
 
-# in_root PATH: the regular file of ROOT that PATH is, its symbolic links
-# followed inside ROOT; nothing when there is none.
+# in_root PATH: whether PATH is a regular file of ROOT, its symbolic
+# links followed inside ROOT; that file in found. (No subshells: this
+# runs for each library and directory.)
+found=
 in_root() {
 	local p=$1 hops=0 target
+	found=
 	while [ -L "$root$p" ]; do
 		hops=$((hops + 1))
-		[ "$hops" -le 40 ] || return 0
+		[ "$hops" -le 40 ] || return 1
 		target=$(readlink "$root$p")
 		case $target in
 		/*)	p=$target ;;
-		*)	p=$(dirname "$p")/$target ;;
+		*)	p=${p%/*}/$target ;;
 		esac
 	done
-	[ -f "$root$p" ] && printf '%s\n' "$root$p"
+	[ -f "$root$p" ] || return 1
+	found=$root$p
 }
 
 # merged PATH: PATH and its other name on a merged /usr.
@@ -59,12 +63,14 @@ for d in "$root"/lib/*-linux-gnu* "$root"/usr/lib/*-linux-gnu* \
 	[ -d "$d" ] && libdirs="$libdirs ${d#"$root"}"
 done
 
-# find_lib SONAME: "PATH FILE" for the first directory holding SONAME.
+# find_lib SONAME: whether a directory holds SONAME; the first one's
+# path in lib, its file in found.
+lib=
 find_lib() {
-	local d f
+	local d
 	for d in $libdirs; do
-		f=$(in_root "$d/$1")
-		[ -n "$f" ] && { echo "$d/$1 $f"; return 0; }
+		lib=$d/$1
+		in_root "$lib" && return 0
 	done
 	return 1
 }
@@ -81,10 +87,8 @@ visit() {
 }
 
 for prog; do
-	found=
 	for p in $(merged "$prog"); do
-		found=$(in_root "$p")
-		[ -n "$found" ] && break
+		in_root "$p" && break
 	done
 	if [ -n "$found" ]; then
 		visit "$prog" "$found"
@@ -101,9 +105,8 @@ while [ -n "$queue" ]; do
 		interp=$(readelf -lW "$f" 2>/dev/null |
 			 sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p')
 		if [ -n "$interp" ]; then
-			lib=$(in_root "$interp")
-			if [ -n "$lib" ]; then
-				visit "$interp" "$lib"
+			if in_root "$interp"; then
+				visit "$interp" "$found"
 			else
 				case $seen in *" missing:$interp "*) ;;
 				*)	seen="${seen}missing:$interp "
@@ -114,9 +117,8 @@ while [ -n "$queue" ]; do
 		fi
 		for so in $(readelf -dW "$f" 2>/dev/null |
 			    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
-			if line=$(find_lib "$so"); then
-				# shellcheck disable=SC2086 # PATH FILE
-				visit $line
+			if find_lib "$so"; then
+				visit "$lib" "$found"
 			else
 				case $seen in *" missing:$so "*) ;;
 				*)	seen="${seen}missing:$so "
