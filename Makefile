@@ -193,16 +193,18 @@ check-kernel: all
 # Debian's arm64 kernels of both lines: the modules and the tool
 # cross-built, the exports' CRCs checked against arm64 stock; with
 # ARM64_BOOT=1, each kernel booted in qemu-system-aarch64 and the smoke,
-# conformance and USB gadget tests run there on ours and on stock
-# (scripts/check-cross.sh). Its own output directory: it may run beside
+# ABI, conformance, differences, extensions, helpers and fakenbd lists
+# and the USB gadget tests run there on ours and on stock
+# (scripts/check-cross.sh; ARM64_LISTS=...). Its own output directory: it may run beside
 # make check.
 check-arm64:
 	CHECK_OUT=$${CHECK_OUT:-$(BUILD)/check-arm64} tests/harness/check.sh arm64
 
 # The same for Debian's ppc64el kernels, whose pages are 64K (the 6.1
 # flavour and 6.12's -64k), always booted in qemu-system-ppc64: the
-# smoke, ABI, conformance, differences, extensions and helpers lists on
-# ours and on stock (PPC64EL_LISTS=...).
+# smoke, ABI, conformance, differences, extensions, helpers and fakenbd
+# lists and a show of a whole 64K page on ours and on stock
+# (PPC64EL_LISTS=...).
 check-ppc64el:
 	CHECK_OUT=$${CHECK_OUT:-$(BUILD)/check-ppc64el} tests/harness/check.sh ppc64el
 

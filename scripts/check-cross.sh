@@ -39,11 +39,10 @@
 # takes them)
 # Environment: TOP, BUILD, CNG_CACHE, KVER, SECOND_KVER; CROSS_ARCH,
 # ARM64_BOOT, CONFIGFS, ARM64_LISTS or PPC64EL_LISTS (default: the smoke,
-# ABI, conformance, differences, extensions and helpers lists,
-# tests/fakenbd/cross-fakenbd.list, and on arm64
-# tests/clients/arm64-clients.list, on ppc64el
-# tests/differences/page-64k.list; a name is tests/AREA/NAME.list,
-# a path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
+# ABI, conformance, differences, extensions, helpers and fakenbd lists,
+# and on arm64 tests/clients/arm64-clients.list, on ppc64el
+# tests/differences/page-64k.list; a name is tests/AREA/NAME.list, a
+# path is from the top), TIMEOUT_SCALE (tests/harness/run.sh; 2 for the
 # suites here).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
@@ -61,7 +60,7 @@ arm64)
 	cross=aarch64-linux-gnu- machine=AArch64 magic_end=' aarch64'
 	image=vmlinuz boot=${ARM64_BOOT:-0}
 	default_lists="00-smoke 05-abi 10-conformance 13-differences
-		17-extensions 17-helpers tests/fakenbd/cross-fakenbd.list
+		17-extensions 17-helpers 18-fakenbd
 		tests/clients/arm64-clients.list"
 	lists=${ARM64_LISTS:-$default_lists}
 	twin() {
@@ -72,7 +71,7 @@ ppc64el)
 	magic_end=' mprofile-kernel relocatable '
 	image=vmlinux boot=1
 	default_lists="00-smoke 05-abi 10-conformance 13-differences
-		17-extensions 17-helpers tests/fakenbd/cross-fakenbd.list
+		17-extensions 17-helpers 18-fakenbd
 		tests/differences/page-64k.list"
 	lists=${PPC64EL_LISTS:-$default_lists}
 	twin() {
@@ -232,6 +231,11 @@ result "$out/tool.log" "$arch:tool_cross_builds_static_for_$arch" \
 	tool_is_native > "$out/tool.results"
 numbered < "$out/tool.results"
 
+# The tests' "bin" programs of this architecture, with their libraries
+# (prereqs.sh's foreign_bins; a path, not the env file's: a prereqs.sh of
+# another checkout may rewrite that file meanwhile).
+binroot=$CNG_CACHE/bin-$arch
+
 # The results of the guests' suites, and the suites that failed.
 nsuite=0
 : > "$out/suites.failed"
@@ -259,11 +263,12 @@ guest_progs_are_native() {
 
 # in_guest KVER LABEL KIMG BUSYBOX WHICH CMD...: CMD with the environment
 # of tests/harness/guest-suite.sh for a guest of KVER on module
-# WHICH.
+# WHICH; the "bin" programs from this architecture's root (prereqs.sh).
 in_guest() {
 	local kver=$1 label=$2 kimg=$3 bb=$4 cf=$5 o=$out/$1
 	shift 5
 	ARCH=$arch BUSYBOX="$bb" KERNEL="$kimg/boot/$image-$kver" \
+		BIN_ROOT="$binroot" \
 		KIMG="$kimg" KVER="$kver" BUILD="$out/guest" \
 		LABEL="$label-$cf:" MODULE_KO="$o/build/module/configfs.ko" \
 		HELPERS_KO="$o/build/helpers/configfs_helpers.ko" \
@@ -315,12 +320,12 @@ boot_one() {
 	kimg=$(sed -n 's/^KIMG := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
 	bb=$(sed -n 's/^BUSYBOX := //p' "$CNG_CACHE/env-$kver.mk" 2>/dev/null)
 	if [ -n "$kimg" ] && [ -f "$kimg/boot/$image-$kver" ] &&
-	   [ -n "$bb" ] && [ -f "$bb" ]; then
-		tap_ok "$label:image_and_busybox_are_fetched"
+	   [ -n "$bb" ] && [ -f "$bb" ] && [ -d "$binroot/.debs" ]; then
+		tap_ok "$label:image_busybox_and_programs_are_fetched"
 	else
 		sed 's/^/    # /' "$o/prereqs.log" | tail -n 40
 		tap_n=$((tap_n + 1))
-		echo "not ok $tap_n $label:image_and_busybox_are_fetched"
+		echo "not ok $tap_n $label:image_busybox_and_programs_are_fetched"
 		echo "$label: no image" >> "$out/suites.failed"
 		return
 	fi

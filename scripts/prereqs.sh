@@ -18,9 +18,10 @@
 #              built for: its headers are fetched, with the cross
 #              compiler (see foreign_headers below); and booted with
 #              FOREIGN_BOOT=1
-#   FOREIGN_BOOT 1: for such a KVER, also its image and a busybox of its
-#              architecture, unpacked into the cache, and the QEMU that
-#              boots it (foreign_boot)
+#   FOREIGN_BOOT 1: for such a KVER, also its image, a busybox and the
+#              tests' "bin" programs with their libraries (foreign_bins)
+#              of its architecture, unpacked into the cache, and the QEMU
+#              that boots it (foreign_boot)
 #   NO_SOURCE  1: skip the kernel's source (KSRC left empty)
 #   CNG_CACHE  cache directory (default: ${XDG_CACHE_HOME:-$HOME/.cache}/configfs-ng)
 set -eu
@@ -185,6 +186,74 @@ foreign_deb() {
 	touch "$dir/.stamp"
 }
 
+# host_pkg PATTERN: the host's package that holds a file matching
+# PATTERN (dpkg-query -S), without its architecture; nothing if none.
+host_pkg() {
+	dpkg-query -S "$1" 2>/dev/null | sed -n '1s/[:,] .*//p' |
+		sed 's/:.*//'
+}
+
+# foreign_bins: the programs of the tests' "bin" lines
+# (tests/*/initramfs.list; nbd-server, mkfs.ext4, ...) for $debarch, with
+# the libraries and loader they need, unpacked from $debarch's packages
+# into one root, $CNG_CACHE/bin-$debarch, from which
+# tests/harness/mkinitramfs.sh installs them. What is needed is read from
+# the binaries (DT_NEEDED, PT_INTERP: scripts/elf-closure.sh), round after
+# round until nothing is missing; which package gives it is asked of the
+# host's dpkg, which has the same programs (host_pkgs) and so the same
+# libraries, in packages Debian names alike on every architecture
+# (libglib2.0-0, libc6). Each package is fetched once (a stamp each, at
+# $debarch's candidate version); a run with nothing missing fetches
+# nothing.
+foreign_bins() {
+	local root=$CNG_CACHE/bin-$debarch top progs prog name pkg pkgs
+	local tmp closure triplet lock
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	triplet=$(gcc -print-multiarch)
+	progs=$(awk '$1 == "bin" { print $3 }' "$top"/tests/*/initramfs.list |
+		sort -u)
+	mkdir -p "$root/.debs"
+	exec {lock}> "$root.lock"
+	flock "$lock"
+	pkgs=
+	for prog in $progs; do
+		pkg=$(host_pkg "$prog")
+		[ -n "$pkg" ] || pkg=$(host_pkg "$(readlink -f "$prog")")
+		[ -n "$pkg" ] || pkg=$(host_pkg "${prog#/usr}")
+		[ -n "$pkg" ] || { say "$prog: no package of the host's"; exit 1; }
+		pkgs="$pkgs $pkg"
+	done
+	while :; do
+		for pkg in $pkgs; do
+			[ -f "$root/.debs/$pkg" ] && continue
+			foreign_lists "$pkg"
+			tmp=$(mktemp -d "$CNG_CACHE/dl.XXXXXX")
+			say "downloading $pkg ($debarch, into $root)"
+			(cd "$tmp" && apt-get "${fapt[@]}" download "$pkg" >&2)
+			dpkg-deb -x "$tmp"/*.deb "$root"
+			basename "$tmp"/*.deb > "$root/.debs/$pkg"
+			rm -rf "$tmp"
+		done
+		# shellcheck disable=SC2086 # paths, none with a space
+		closure=$("$top/scripts/elf-closure.sh" "$root" $progs) && break
+		pkgs=
+		for name in $(echo "$closure" | sed -n 's/^missing //p'); do
+			case $name in
+			*/*) continue ;;	# the loader: libc6's, fetched with libc.so.6
+			esac
+			pkg=$(host_pkg "*/$triplet/$name")
+			[ -n "$pkg" ] && [ ! -f "$root/.debs/$pkg" ] &&
+				pkgs="$pkgs $pkg"
+		done
+		if [ -z "$pkgs" ]; then
+			say "$debarch programs in $root: no package gives:"
+			echo "$closure" | sed -n 's/^missing /  /p' >&2
+			exit 1
+		fi
+	done
+	exec {lock}>&-
+}
+
 # Where $debarch's busybox of the host's version is unpacked (no epoch).
 foreign_busybox_dir() {
 	local bbver
@@ -210,6 +279,7 @@ foreign_boot() {
 	fi
 	bbver=$(dpkg-query -W -f='${Version}' busybox-static)
 	foreign_deb "busybox-static=$bbver" "$(foreign_busybox_dir)"
+	foreign_bins
 }
 
 mkdir -p "$CNG_CACHE"

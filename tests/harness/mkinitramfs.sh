@@ -13,8 +13,11 @@
 # files, read after ours); ARCH=arm64 or ppc64el for a guest of that
 # architecture (tests/harness/run.sh): BUILD's init and programs then are
 # its, busybox is $BUSYBOX (its busybox-static of the host's version,
-# whose applets are the host's: scripts/prereqs.sh), and "bin" lines,
-# host programs, are left out.
+# whose applets are the host's: scripts/prereqs.sh), and a "bin" line's
+# program is its architecture's, from BIN_ROOT (that architecture's
+# packages of the programs and their libraries, unpacked: prereqs.sh's
+# foreign_bins), with the loader and libraries scripts/elf-closure.sh
+# finds there.
 # Every tests/AREA/initramfs.list is read after initramfs.list, so that
 # each test area declares what it needs in a file of its own. The kmod
 # names this kernel does not have go to /tests/kmods-absent (one a line,
@@ -65,6 +68,27 @@ add_bin() {
 	done
 }
 
+# add_foreign_bin PATH SOURCE: SOURCE of BIN_ROOT, a dynamic program of
+# the guest's architecture, as PATH, with its loader and libraries at the
+# paths it looks for them.
+add_foreign_bin() {
+	local closure guest file first=1
+	closure=$("$TOP/scripts/elf-closure.sh" \
+		"${BIN_ROOT:?ARCH=$ARCH takes BIN_ROOT}" "$2") || {
+		echo "mkinitramfs: $1: not in $BIN_ROOT, or it lacks:" >&2
+		echo "$closure" | sed -n 's/^missing /  /p' >&2
+		exit 1
+	}
+	while read -r guest file; do
+		if [ "$first" = 1 ]; then
+			install -D -m 0755 "$file" "$stage/$1"
+			first=0
+		elif [ ! -e "$stage/$guest" ]; then
+			install -D -m 0755 "$file" "$stage/$guest"
+		fi
+	done <<< "$closure"
+}
+
 add_line() {
 	local kind=$1; shift
 	case $kind in
@@ -75,7 +99,7 @@ add_line() {
 		mkdir -p "$stage/$1"
 		if [ -d "$src" ]; then cp -a "$src/." "$stage/$1/"; fi ;;
 	bin)	if foreign; then
-			echo "mkinitramfs: $1: a host program; left out" >&2
+			add_foreign_bin "$1" "$(expand "$2")"
 		else
 			add_bin "$1" "$(expand "$2")"
 		fi ;;
