@@ -98,6 +98,16 @@ for prog; do
 	fi
 done
 
+# note_missing NAME: NAME (a loader path or a library) is in no root
+# directory: said once, however many programs need it.
+note_missing() {
+	case $seen in *" missing:$1 "*) ;;
+	*)	seen="${seen}missing:$1 "
+		echo "missing $1" ;;
+	esac
+	missing=1
+}
+
 while [ -n "$queue" ]; do
 	set -- $queue
 	queue=
@@ -108,11 +118,7 @@ while [ -n "$queue" ]; do
 			if in_root "$interp"; then
 				visit "$interp" "$found"
 			else
-				case $seen in *" missing:$interp "*) ;;
-				*)	seen="${seen}missing:$interp "
-					echo "missing $interp" ;;
-				esac
-				missing=1
+				note_missing "$interp"
 			fi
 		fi
 		for so in $(readelf -dW "$f" 2>/dev/null |
@@ -120,11 +126,7 @@ while [ -n "$queue" ]; do
 			if find_lib "$so"; then
 				visit "$lib" "$found"
 			else
-				case $seen in *" missing:$so "*) ;;
-				*)	seen="${seen}missing:$so "
-					echo "missing $so" ;;
-				esac
-				missing=1
+				note_missing "$so"
 			fi
 		done
 	done
