@@ -102,7 +102,8 @@ static const char *const bad_markers[] = {
  * A tty keeps written bytes in its buffer until the driver sends them;
  * on a busy host the power-off came first and the runner lost the
  * final verdict ("guest died" after a clean power-off, seen on
- * ppc64el's PCI 16550).
+ * ppc64el's PCI 16550). A UART that never drains keeps the guest up
+ * here; the runner's timeout then kills it, as it would a hang.
  */
 static void power_off(void)
 {
