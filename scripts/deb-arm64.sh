@@ -32,19 +32,11 @@ dir=$1
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 
-t() {	# t NAME CMD...: one result; CMD's output as comments on failure
-	local name=$1 log=$tmp/log
-	shift
-	n=$((n + 1))
-	if "$@" > "$log" 2>&1; then
-		echo "ok $n $name"
-	else
-		failed=$((failed + 1))
-		sed 's/^/# /' "$log" | tail -n 30
-		echo "not ok $n $name"
-	fi
+t() {	# t NAME CMD...: one result (tests/harness/tap-lib.sh)
+	tap_check "$@"
 }
 
 if [ $# -gt 0 ]; then
@@ -168,5 +160,5 @@ for kver in $kvers; do
 	t "deb_arm64_dkms_builds_ours_for_$kver" dkms_builds_for "$kver"
 done
 t deb_arm64_dkms_names_its_architectures_elsewhere dkms_refuses "${kvers%% *}"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+echo "1..$tap_n"
+[ "$tap_failed" -eq 0 ]

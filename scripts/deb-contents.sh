@@ -14,19 +14,11 @@ set -u
 dir=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 
-t() {	# t NAME CMD...: one result; CMD's output as comments on failure
-	local name=$1 log=$tmp/log
-	shift
-	n=$((n + 1))
-	if "$@" > "$log" 2>&1; then
-		echo "ok $n $name"
-	else
-		failed=$((failed + 1))
-		sed 's/^/# /' "$log" | tail -n 20
-		echo "not ok $n $name"
-	fi
+t() {	# t NAME CMD...: one result (tests/harness/tap-lib.sh)
+	tap_check "$@"
 }
 
 for p in tools dkms; do
@@ -197,5 +189,5 @@ t deb_dkms_never_fails_a_kernel_installation dkms_never_fails_a_kernel
 t deb_dkms_package_is_amd64_or_arm64 dkms_package_is_amd64_or_arm64
 t deb_dkms_make_builds_for_amd64_and_arm64_names_them_elsewhere \
 	dkms_make_takes_amd64_and_arm64
-echo "1..$n"
-[ "$failed" -eq 0 ]
+echo "1..$tap_n"
+[ "$tap_failed" -eq 0 ]

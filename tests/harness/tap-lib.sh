@@ -111,6 +111,25 @@ tap_ok() {
 	echo "ok $tap_n $1"
 }
 
+# tap_check NAME CMD...: one result, numbered on from tap_n; on
+# failure CMD's output (its last 30 lines) as comments before it, and
+# tap_failed counts it.
+tap_failed=0
+tap_check() {
+	local name=$1 log
+	shift
+	log=$(mktemp "${TMPDIR:-/tmp}/tap-check.XXXXXX")
+	tap_n=$((tap_n + 1))
+	if "$@" > "$log" 2>&1; then
+		echo "ok $tap_n $name"
+	else
+		tap_failed=$((tap_failed + 1))
+		sed 's/^/# /' "$log" | tail -n 30
+		echo "not ok $tap_n $name"
+	fi
+	rm -f "$log"
+}
+
 tap_fail() {
 	sed 's/^/    # /' "$2" | tail -n 60
 	tap_n=$((tap_n + 1))
