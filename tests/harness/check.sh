@@ -13,7 +13,8 @@
 # runner's self-test alone.
 #
 # Steps: static checks (W=1 build, sparse, checkpatch, shellcheck, ABI),
-# host tests, the guest suite once per module named in $CONFIGFS
+# host tests (beside them, the arm64 quick form), the guest suite once
+# per module named in $CONFIGFS
 # ("ours", "stock"), the second kernel's build, ABI and suites
 # (scripts/check-kernel.sh),
 # 300 seeds of the differential fuzzer (ours against stock, one boot)
@@ -195,9 +196,13 @@ guest_suites() {
 	done
 }
 
+# lint_steps [CMD]: the static checks; CMD, if given, once the steps
+# that build in place are done.
+# shellcheck disable=SC2120 # make check gives it, through timed
 lint_steps() {
 	step lint_module_builds_with_w1_werror lint_build
 	step lint_sparse_reports_nothing lint_sparse
+	[ -z "${1:-}" ] || "$1"
 	step lint_checkpatch_strict_reports_nothing lint_checkpatch
 	step lint_shellcheck_reports_nothing lint_shellcheck
 	if [ -x "$TOP/scripts/abi-check.sh" ]; then
@@ -340,6 +345,28 @@ deb_arm64() {
 	tap_stream deb_arm64 "$TOP/scripts/deb-arm64.sh" "$out/deb-arm64"
 }
 
+# make check's arm64 quick form (make check-arm64 is the whole): the
+# modules cross-built and their CRCs checked for the first kernel's arm64
+# twin, booted, the smoke list and the USB gadget tests on ours
+# (scripts/check-cross.sh, CROSS_QUICK=1). Its packages are fetched
+# first, in the foreground (apt takes a lock); then it runs in the
+# background, beside the lint steps that follow the builds in place (it
+# copies the tree), the host tests and the packages, which leave a core
+# idle; arm64_quick_result shows its stream.
+arm64_quick_start() {
+	local kver=${KVER%-amd64}-arm64
+	KVER=$kver NO_SOURCE=1 FOREIGN_BOOT=1 "$TOP/scripts/prereqs.sh" \
+		> "$out/arm64-quick-prereqs.log" 2>&1
+	tap_start "$out/arm64-quick.tap" env CROSS_QUICK=1 CROSS_ARCH=arm64 \
+		CHECK_OUT="$out" "$TOP/scripts/check-cross.sh"
+}
+
+arm64_quick_result() {
+	echo "# arm64 quick form (scripts/check-cross.sh, CROSS_QUICK=1)"
+	wait
+	tap_stream arm64_quick tap_replay "$out/arm64-quick.tap"
+}
+
 fuzz_steps() {
 	echo "# differential fuzzing, ours against stock"
 	FUZZ_OUT=$out/fuzz CONC=20 PROCS=4 tap_stream fuzz_ours_vs_stock \
@@ -389,10 +416,11 @@ timed() {
 	intree)
 		tap_stream intree "$TOP/scripts/check-intree.sh" ;;
 	short)	short_guests ;;
-	*)	timed lint_steps
+	*)	timed lint_steps arm64_quick_start
 		timed host_tests
 		timed step deb_packages_build_lintian_clean deb_packages
 		timed deb_contents
+		timed arm64_quick_result
 		timed guest_suites
 		timed second_kernel
 		timed short_guests
