@@ -1072,36 +1072,52 @@ static bool fakenbd_name_ok(const char *name)
 	return true;
 }
 
-static bool fakenbd_name_taken_locked(const char *name)
+/*
+ * Whether a disk may take the name: 0 if so, -EEXIST if one of ours or
+ * another driver's has it, or the error that kept the lookup from
+ * telling (-ENOMEM): a name is never taken for free on a failure.
+ */
+static int fakenbd_name_check_locked(const char *name)
 {
+	char sysfs[sizeof("/sys/class/block/") + FAKENBD_NAME_MAX];
 	struct fakenbd_dev *dev;
 	struct path path;
-	char *sysfs;
-	bool taken = false;
+	int err;
 
 	lockdep_assert_held(&fakenbd_devs_mutex);
 	list_for_each_entry(dev, &fakenbd_devs, node)
 		if (!strcmp(dev->name, name))
-			return true;
+			return -EEXIST;
 	/*
 	 * Another driver's disk of that name would make add_disk() trip
 	 * over sysfs. Racy against other drivers, but block devices have
 	 * no exported name lookup.
 	 */
-	sysfs = kasprintf(GFP_KERNEL, "/sys/class/block/%s", name);
-	if (sysfs && !kern_path(sysfs, 0, &path)) {
+	snprintf(sysfs, sizeof(sysfs), "/sys/class/block/%s", name);
+	err = kern_path(sysfs, 0, &path);
+	if (!err) {
 		path_put(&path);
-		taken = true;
+		return -EEXIST;
 	}
-	kfree(sysfs);
-	return taken;
+	return err == -ENOENT ? 0 : err;
+}
+
+static void fakenbd_name_check_failed(char *why, size_t why_len,
+				      const char *name, int err)
+{
+	if (err == -ENOMEM)
+		snprintf(why, why_len, "out of memory");
+	else
+		snprintf(why, why_len,
+			 "cannot tell whether disk name '%s' is free (error %d)",
+			 name, err);
 }
 
 /* Give the device its name: the caller's, or the next "fakenbdN". */
 static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 				    char *why, size_t why_len)
 {
-	int index;
+	int index, err;
 
 	lockdep_assert_held(&fakenbd_devs_mutex);
 	if (name && *name) {
@@ -1111,24 +1127,33 @@ static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 				 name, FAKENBD_NAME_MAX);
 			return -EINVAL;
 		}
-		if (fakenbd_name_taken_locked(name)) {
+		err = fakenbd_name_check_locked(name);
+		if (err == -EEXIST)
 			snprintf(why, why_len, "a disk named '%s' exists",
 				 name);
-			return -EEXIST;
-		}
+		else if (err)
+			fakenbd_name_check_failed(why, why_len, name, err);
+		if (err)
+			return err;
 		strscpy(dev->name, name, sizeof(dev->name));
 		return 0;
 	}
 	for (;;) {
 		index = ida_alloc(&fakenbd_ida, GFP_KERNEL);
 		if (index < 0) {
-			snprintf(why, why_len, "out of disk numbers");
+			snprintf(why, why_len, index == -ENOMEM ?
+				 "out of memory" : "out of disk numbers");
 			return index;
 		}
 		snprintf(dev->name, sizeof(dev->name), "fakenbd%d", index);
-		if (!fakenbd_name_taken_locked(dev->name))
+		err = fakenbd_name_check_locked(dev->name);
+		if (!err)
 			break;
 		ida_free(&fakenbd_ida, index);
+		if (err != -EEXIST) {
+			fakenbd_name_check_failed(why, why_len, dev->name, err);
+			return err;
+		}
 		if (index > 1 << 20)
 			return -ENOSPC;
 	}
