@@ -19,6 +19,10 @@
 # than the guest has vCPUs: blk-mq makes no more hardware queues, and
 # each connection serves one.
 #
+# With AA=1 (an A/A run: how far two equal disks differ here), the
+# "fakenbd" side is a second nbd.ko disk on the same export, connected as
+# the first; its figures keep the client name fakenbd in the rows.
+#
 # Each figure is a "# csv: client,round,case,kib_s,iops ;" line
 # (scripts/bench-fakenbd.sh mends a line that init's forwarding split).
 set -u
@@ -29,14 +33,22 @@ cd /tests || exit 1
 D=/tmp/fnbd-bench
 before=$(modules_loaded)
 
-# The disks of connection count N (the Kth of CONNS, from 0).
-fdisk() { echo "fnbdbench$1"; }
+# The disks of connection count N (the Kth of CONNS, from 0): fakenbd's,
+# or in an A/A run nbd.ko's after the first set.
+ncounts=$(echo $CONNS | wc -w)
 ndisk() {
 	nd_k=0
 	for nd_n in $CONNS; do
-		[ "$nd_n" = "$1" ] && { echo "nbd$nd_k"; return; }
+		[ "$nd_n" = "$1" ] && { echo "nbd$((nd_k + ${2:-0}))"; return; }
 		nd_k=$((nd_k + 1))
 	done
+}
+fdisk() {
+	if [ "${AA:-0}" = 1 ]; then
+		ndisk "$1" "$ncounts"
+	else
+		echo "fnbdbench$1"
+	fi
 }
 all_disks() {
 	for ad_n in $CONNS; do
@@ -47,6 +59,8 @@ all_disks() {
 cleanup() {
 	for cl_n in $CONNS; do
 		nbd-client -d "/dev/$(ndisk "$cl_n")" > /dev/null 2>&1 || true
+		[ "${AA:-0}" = 1 ] &&
+		nbd-client -d "/dev/$(fdisk "$cl_n")" > /dev/null 2>&1
 	done
 	fnbd_remove_all
 	killall -9 nbd-server 2>/dev/null || true
@@ -71,6 +85,10 @@ CONF
 
 # A long timeout: a loaded host's guest may take seconds to greet.
 fakenbd_connect() {
+	if [ "${AA:-0}" = 1 ]; then
+		nbd_connect_set 0 && nbd_connect_set "$ncounts"
+		return
+	fi
 	fnbd_load || return 1
 	for fc_n in $CONNS; do
 		fnbd_start "$(fdisk "$fc_n")" target=127.0.0.1 device=disk \
@@ -83,9 +101,14 @@ fakenbd_connect() {
 # nbd-client's netlink setup returns once the disk is up; the same
 # connections and 512-byte blocks as fakenbd's.
 nbd_connect() {
-	run modprobe nbd nbds_max="$(echo $CONNS | wc -w)" || return 1
+	[ "${AA:-0}" = 1 ] || nbd_connect_set 0
+}
+
+# nbd_connect_set FIRST: nbd.ko's disks from nbdFIRST, one a count.
+nbd_connect_set() {
+	run modprobe nbd nbds_max=$((ncounts * 2)) || return 1
 	for nc_n in $CONNS; do
-		nc_b=$(ndisk "$nc_n")
+		nc_b=$(ndisk "$nc_n" "$1")
 		run nbd-client 127.0.0.1 10809 "/dev/$nc_b" -N disk -b 512 \
 			-C "$nc_n" &&
 		wait_for test "$(cat "/sys/block/$nc_b/size")" -eq \
@@ -188,12 +211,16 @@ rounds() {
 
 disconnect() {
 	for dc_n in $CONNS; do
-		run nbd-client -d "/dev/$(ndisk "$dc_n")" > /dev/null &&
-		fnbd_stop "$(fdisk "$dc_n")" || return 1
+		run nbd-client -d "/dev/$(ndisk "$dc_n")" > /dev/null || return 1
+		if [ "${AA:-0}" = 1 ]; then
+			run nbd-client -d "/dev/$(fdisk "$dc_n")" > /dev/null
+		else
+			fnbd_stop "$(fdisk "$dc_n")"
+		fi || return 1
 	done
 	killall nbd-server &&
-	run rmmod nbd &&
-	fnbd_unload
+	run rmmod nbd || return 1
+	[ "${AA:-0}" = 1 ] || fnbd_unload
 }
 
 ktap_plan 6

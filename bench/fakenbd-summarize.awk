@@ -6,7 +6,8 @@
 # fakenbd / nbd.ko taken within each round, with [min-max] when rounds
 # differ; then every round's ratio. A case's name ends in -cN: N
 # connections. Variables: date, rounds, runtime, size_mb, max_kb (the
-# request size both clients were held to, empty for their own).
+# request size both clients were held to, empty for their own), aa (1:
+# an A/A run, the "fakenbd" rows a second nbd.ko disk, named "nbd.ko B").
 
 function value(kib, iops, c)
 {
@@ -47,7 +48,14 @@ NR == 1 { next }
 }
 
 END {
-	print "# fakenbd / nbd.ko, " date
+	a = aa == 1 ? "nbd.ko B" : "fakenbd"
+	print "# " a " / nbd.ko, " date
+	if (aa == 1) {
+		print ""
+		print "**A/A run:** both sides are nbd.ko disks on one export; " \
+		      "the ratios show"
+		print "how far two equal disks differ here, not a driver's speed."
+	}
 	print ""
 	printf "One guest boot, both clients on one export of nbd-server " \
 	       "(%d MiB file on tmpfs, 127.0.0.1),\n", size_mb
@@ -55,7 +63,7 @@ END {
 	       "ramp, %d rounds,\n", runtime, rounds
 	print "the first client alternating. Sequential cases in MiB/s, " \
 	      "random ones in IOPS;"
-	print "ratio = fakenbd / nbd.ko within a round. Goal (issues 18, " \
+	print "ratio = " a " / nbd.ko within a round. Goal (issues 18, " \
 	      "36): >= 1 in the median, never below 0.8."
 	if (max_kb != "")
 		printf "Requests of %s KiB at most on both disks " \
@@ -66,7 +74,7 @@ END {
 	      "connection in use"
 	print "(one per vCPU at most), each at the case's depth."
 	print ""
-	print "| case | unit | fakenbd | nbd.ko | fakenbd / nbd.ko | verdict |"
+	print "| case | unit | " a " | nbd.ko | " a " / nbd.ko | verdict |"
 	print "|---|---|---:|---:|---:|---|"
 	for (i = 1; i <= ncases; i++) {
 		c = order[i]
@@ -97,7 +105,7 @@ END {
 			verdict
 	}
 	print ""
-	print "Each round's fakenbd / nbd.ko:"
+	print "Each round's " a " / nbd.ko:"
 	print ""
 	line = "| case |"
 	sep = "|---|"

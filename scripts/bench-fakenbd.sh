@@ -15,8 +15,10 @@
 # 4"), FNBD_BENCH_MAX_SECTORS_KB (every disk's queue/max_sectors_kb:
 # the request size, the same for both clients; 128 by default, nbd.ko's
 # own; empty: each driver's default, 1 MiB for fakenbd),
-# FNBD_BENCH_SCHEDULER (every disk's: mq-deadline), BENCH_OUT
-# (where the results go: build/bench-fakenbd).
+# FNBD_BENCH_SCHEDULER (every disk's: mq-deadline), FNBD_BENCH_AA=1 (an
+# A/A run: a second nbd.ko disk in fakenbd's place, to see how far two
+# equal disks differ here), BENCH_OUT (where the results go:
+# build/bench-fakenbd).
 set -eu
 : "${TOP:?run me through make}" "${BUILD:?}" "${KIMG:?}" "${KVER:?}"
 
@@ -57,6 +59,7 @@ CASES="$cases"
 CONNS="$conns"
 MAX_SECTORS_KB=${FNBD_BENCH_MAX_SECTORS_KB-128}
 SCHEDULER=${FNBD_BENCH_SCHEDULER:-mq-deadline}
+AA=${FNBD_BENCH_AA:-0}
 EOF
 echo "bench/fakenbd-in-guest.sh $tmo" > "$out/bench.list"
 
@@ -96,7 +99,7 @@ fi
 awk -F, -f "$TOP/bench/fakenbd-summarize.awk" \
 	-v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v rounds="$rounds" \
 	-v runtime="$runtime" -v size_mb="$size_mb" \
-	-v max_kb="${FNBD_BENCH_MAX_SECTORS_KB-128}" \
+	-v max_kb="${FNBD_BENCH_MAX_SECTORS_KB-128}" -v aa="${FNBD_BENCH_AA:-0}" \
 	"$out/results.csv" > "$out/summary.md"
 grep '^    # [a-z0-9]*: [0-9]* queues' "$out/run.tap" | sed 's/^    # /- /' \
 	>> "$out/summary.md" || true
