@@ -36,8 +36,8 @@
 #
 # With CROSS_QUICK=1 (arm64 only: make check's quick form), the twin of
 # KVER alone, booted, the smoke list and the USB gadget tests (or
-# ARM64_LISTS) on ours alone, and no runner self-test: about two and a
-# half minutes of one core.
+# ARM64_LISTS) on the first module of CONFIGFS alone (ours by default),
+# and no runner self-test: about two and a half minutes of one core.
 #
 # Usage: check-cross.sh [KVER...]   (releases of CROSS_ARCH; default: the
 # twins of KVER and of SECOND_KVER, or of the newest 6.12, as make check
@@ -69,7 +69,8 @@ arm64)
 		tests/clients/arm64-clients.list"
 	if [ "${CROSS_QUICK:-0}" = 1 ]; then
 		boot=1 default_lists="00-smoke tests/clients/arm64-clients.list"
-		CONFIGFS=ours
+		CONFIGFS=${CONFIGFS:-ours}
+		CONFIGFS=${CONFIGFS%% *}
 	fi
 	lists=${ARM64_LISTS:-$default_lists}
 	twin() {
