@@ -1154,8 +1154,10 @@ static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 			fakenbd_name_check_failed(why, why_len, dev->name, err);
 			return err;
 		}
-		if (index > 1 << 20)
+		if (index > 1 << 20) {
+			snprintf(why, why_len, "out of disk numbers");
 			return -ENOSPC;
+		}
 	}
 	dev->index = index;
 	return 0;
