@@ -1102,10 +1102,13 @@ static int fakenbd_name_check_locked(const char *name)
 	return err == -ENOENT ? 0 : err;
 }
 
-static void fakenbd_name_check_failed(char *why, size_t why_len,
-				      const char *name, int err)
+/* The reason for a name fakenbd_name_check_locked() refused with ERR. */
+static void fakenbd_name_refused(char *why, size_t why_len, const char *name,
+				 int err)
 {
-	if (err == -ENOMEM)
+	if (err == -EEXIST)
+		snprintf(why, why_len, "a disk named '%s' exists", name);
+	else if (err == -ENOMEM)
 		snprintf(why, why_len, "out of memory");
 	else
 		snprintf(why, why_len,
@@ -1128,13 +1131,10 @@ static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 			return -EINVAL;
 		}
 		err = fakenbd_name_check_locked(name);
-		if (err == -EEXIST)
-			snprintf(why, why_len, "a disk named '%s' exists",
-				 name);
-		else if (err)
-			fakenbd_name_check_failed(why, why_len, name, err);
-		if (err)
+		if (err) {
+			fakenbd_name_refused(why, why_len, name, err);
 			return err;
+		}
 		strscpy(dev->name, name, sizeof(dev->name));
 		return 0;
 	}
@@ -1151,7 +1151,7 @@ static int fakenbd_pick_name_locked(struct fakenbd_dev *dev, const char *name,
 			break;
 		ida_free(&fakenbd_ida, index);
 		if (err != -EEXIST) {
-			fakenbd_name_check_failed(why, why_len, dev->name, err);
+			fakenbd_name_refused(why, why_len, dev->name, err);
 			return err;
 		}
 		if (index > 1 << 20) {
