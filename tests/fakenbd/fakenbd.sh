@@ -405,6 +405,17 @@ bad_disk_name_refused() {
 	run rmdir $FNBD/pending/Disk
 }
 
+# A name another driver's disk has (brd's ram0) is refused at commit,
+# before add_disk() could trip over it in sysfs.
+other_drivers_disk_name_refused() {
+	run modprobe brd rd_nr=1 rd_size=1024 &&
+	test -e /sys/class/block/ram0 &&
+	fnbd_make ram0 target=127.0.0.1 device=two &&
+	fnbd_commit_fails EEXIST "^a disk named 'ram0' exists$" ram0 &&
+	run rmdir $FNBD/pending/ram0 &&
+	run rmmod brd
+}
+
 no_server_is_connection_refused() {
 	fnbd_make nosrv target=127.0.0.1:10999 device=disk &&
 	fnbd_commit_fails ECONNREFUSED \
@@ -670,7 +681,7 @@ save_rm_restore_brings_disk_back() {
 	run configfs rm -r $FNBD/live/sr $FNBD/pending/sp
 }
 
-ktap_plan 31
+ktap_plan 32
 check setup_loads_module_and_starts_nbd_server setup
 check layout_is_committable layout_is_committable
 check bad_settings_are_explained bad_settings_are_explained
@@ -688,6 +699,7 @@ check ro_export_rw0_is_read_only ro_export_rw0_is_read_only
 check rw0_on_writable_export_is_read_only rw0_on_writable_export_is_read_only
 check two_disks_at_once_ipv4_and_ipv6 two_disks_at_once_ipv4_and_ipv6
 check bad_disk_name_refused bad_disk_name_refused
+check other_drivers_disk_name_refused other_drivers_disk_name_refused
 check no_server_is_connection_refused no_server_is_connection_refused
 check missing_export_is_named missing_export_is_named
 check save_rm_restore_brings_disk_back save_rm_restore_brings_disk_back
