@@ -18,6 +18,11 @@
 #              built for: its headers are fetched, with the cross
 #              compiler (see foreign_headers below); and booted with
 #              FOREIGN_BOOT=1
+#   FOREIGN_HOST_ONLY 1: for such a KVER, only the host's packages that
+#              build (and with FOREIGN_BOOT=1 boot) for it, through the
+#              host's apt, and nothing written: the rest goes through apt
+#              lists of its own in the cache, which take none of the
+#              host's apt locks (make check fetches it in the background)
 #   FOREIGN_BOOT 1: for such a KVER, also its image, a busybox and the
 #              tests' "bin" programs with their libraries (foreign_bins)
 #              of its architecture, unpacked into the cache, and the QEMU
@@ -303,6 +308,10 @@ if foreign_arch "$KVER"; then
 	mapfile -t fapt < <(foreign_apt)
 	# shellcheck disable=SC2086 # package names
 	install_pkgs $cross_pkgs
+	if [ "${FOREIGN_HOST_ONLY:-0}" = 1 ]; then
+		[ "${FOREIGN_BOOT:-0}" = 1 ] && install_pkgs "$qemu_pkg"
+		exit 0
+	fi
 	foreign_headers "$KVER"
 	[ "${FOREIGN_BOOT:-0}" = 1 ] && foreign_boot "$KVER"
 	# The image and busybox when fetched, by this run or an earlier one.

@@ -348,15 +348,18 @@ deb_arm64() {
 # make check's arm64 quick form (make check-arm64 is the whole): the
 # modules cross-built and their CRCs checked for the first kernel's arm64
 # twin, booted, the smoke list and the USB gadget tests on ours
-# (scripts/check-cross.sh, CROSS_QUICK=1). Its packages are fetched
-# first, in the foreground (apt takes a lock); then it runs in the
-# background, beside the lint steps that follow the builds in place (it
-# copies the tree), the host tests and the packages, which leave a core
-# idle; arm64_quick_result shows its stream.
+# (scripts/check-cross.sh, CROSS_QUICK=1). The host's packages it needs
+# (cross compiler, QEMU) are installed first, in the foreground: the
+# host's apt takes locks that the packages step and the series' fetch
+# also take. Then it runs in the background, its arm64 downloads
+# (through apt lists of their own in the cache) included, beside the lint
+# steps that follow the builds in place (it copies the tree), the host
+# tests and the packages, which leave a core idle; arm64_quick_result
+# shows its stream.
 arm64_quick_start() {
 	local kver=${KVER%-amd64}-arm64
-	KVER=$kver NO_SOURCE=1 FOREIGN_BOOT=1 "$TOP/scripts/prereqs.sh" \
-		> "$out/arm64-quick-prereqs.log" 2>&1
+	KVER=$kver FOREIGN_HOST_ONLY=1 FOREIGN_BOOT=1 \
+		"$TOP/scripts/prereqs.sh" > "$out/arm64-quick-prereqs.log" 2>&1
 	tap_start "$out/arm64-quick.tap" env CROSS_QUICK=1 CROSS_ARCH=arm64 \
 		CHECK_OUT="$out" "$TOP/scripts/check-cross.sh"
 }
