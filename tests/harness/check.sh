@@ -347,8 +347,9 @@ deb_arm64() {
 
 # make check's arm64 quick form (make check-arm64 is the whole): the
 # modules cross-built and their CRCs checked for the first kernel's arm64
-# twin, booted, the smoke list and the USB gadget tests on ours
-# (scripts/check-cross.sh, CROSS_QUICK=1). The host's packages it needs
+# twin, booted, the smoke list and the USB gadget tests on the first
+# module of CONFIGFS (scripts/check-cross.sh, CROSS_QUICK=1); a failure
+# of its host packages' install shows there. The host's packages it needs
 # (cross compiler, QEMU) are installed first, in the foreground: the
 # host's apt takes locks that the packages step and the series' fetch
 # also take. Then it runs in the background, its arm64 downloads
