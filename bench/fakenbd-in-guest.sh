@@ -104,7 +104,9 @@ nbd_connect() {
 	[ "${AA:-0}" = 1 ] || nbd_connect_set 0
 }
 
-# nbd_connect_set FIRST: nbd.ko's disks from nbdFIRST, one a count.
+# nbd_connect_set FIRST: nbd.ko's disks from nbdFIRST, one for each
+# connection count of CONNS. nbd.ko is loaded with room for two such
+# sets (an A/A run uses both; otherwise the second stays unused).
 nbd_connect_set() {
 	run modprobe nbd nbds_max=$((ncounts * 2)) || return 1
 	for nc_n in $CONNS; do
