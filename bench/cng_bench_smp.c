@@ -27,8 +27,12 @@
  *   write       open, write and close of the attribute
  *   rmdir       rmdir
  *
- * Rows (bench/README.md): system,round,smp_CASE,N,0,PHASE,PROCS,OPS_PER_S.
- * A phase that failed in any process in any cycle has no row.
+ * Rows (bench/README.md): system,round,smp_CASE,N,0,PHASE,PROCS,OPS_PER_S;
+ * then, per phase, where its time went: PHASE_oncpu_x1000, the processes'
+ * CPU time (user and system, their own clocks) over their own wall time
+ * of the phase, x 1000 (1000: never off the CPU), and PHASE_cpu_ns, the
+ * CPU time per operation. A phase that failed in any process in any
+ * cycle has no row.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,12 +74,27 @@ static struct {
 } opts = { .n = 1000, .cycles = 1, .round = 1, .system = "stock", .attr = "a0",
 	   .label = "dirs" };
 
-static unsigned long long cng_smp_now(void)
+/*
+ * What a worker tells the parent at its end: its own wall and CPU time in
+ * each phase, summed over the cycles. One write of it is atomic (it is
+ * far below PIPE_BUF), so the workers may share one pipe.
+ */
+struct cng_smp_times {
+	unsigned long long wall_ns[CNG_SMP_PHASES];
+	unsigned long long cpu_ns[CNG_SMP_PHASES];
+};
+
+static unsigned long long cng_smp_clock(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static unsigned long long cng_smp_now(void)
+{
+	return cng_smp_clock(CLOCK_MONOTONIC);
 }
 
 static void cng_smp_path(char *buf, const char *dir, unsigned int k,
@@ -158,25 +177,36 @@ static int cng_smp_phase(enum cng_smp_phase phase, const char *dir,
 /*
  * A worker: waits for a byte on GO before each phase, does it, and
  * answers a byte on DONE ('+' done, '-' failed). After a failure it
- * goes on answering '-', so that the parent never waits for nothing.
+ * goes on answering '-', so that the parent never waits for nothing. At
+ * its end it writes its times to TIMES.
  */
-static void cng_smp_worker(const char *dir, unsigned int k, int go, int done)
+static void cng_smp_worker(const char *dir, unsigned int k, int go, int done,
+			   int times)
 {
+	struct cng_smp_times t;
+	unsigned long long wall0, cpu0;
 	bool failed = false;
 	unsigned int i;
 	int phase;
 	char c;
 
+	memset(&t, 0, sizeof(t));
 	for (i = 0; i < opts.cycles * CNG_SMP_PHASES; i++) {
 		phase = i % CNG_SMP_PHASES;
 		if (read(go, &c, 1) != 1)
 			_exit(1);
+		wall0 = cng_smp_now();
+		cpu0 = cng_smp_clock(CLOCK_PROCESS_CPUTIME_ID);
 		if (!failed && cng_smp_phase(phase, dir, k))
 			failed = true;
+		t.cpu_ns[phase] += cng_smp_clock(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+		t.wall_ns[phase] += cng_smp_now() - wall0;
 		c = failed ? '-' : '+';
 		if (write(done, &c, 1) != 1)
 			_exit(1);
 	}
+	if (write(times, &t, sizeof(t)) != sizeof(t))
+		_exit(1);
 	_exit(failed);
 }
 
@@ -203,7 +233,8 @@ int main(int argc, char **argv)
 {
 	unsigned long long phase_ns[CNG_SMP_PHASES] = { 0 };
 	bool phase_failed[CNG_SMP_PHASES] = { false };
-	int go[CNG_SMP_MAX_PROCS], done[2], pipefd[2];
+	struct cng_smp_times t, sum;
+	int go[CNG_SMP_MAX_PROCS], done[2], times[2], pipefd[2];
 	unsigned int procs, k, cycle, failed = 0;
 	int opt, phase, status;
 	char c;
@@ -238,7 +269,8 @@ int main(int argc, char **argv)
 	procs = argc - optind;
 	if (!procs || procs > CNG_SMP_MAX_PROCS || !opts.n || !opts.cycles)
 		cng_smp_usage();
-	if (pipe(done))
+	memset(&sum, 0, sizeof(sum));
+	if (pipe(done) || pipe(times))
 		return 1;
 	for (k = 0; k < procs; k++) {
 		if (pipe(pipefd))
@@ -250,13 +282,16 @@ int main(int argc, char **argv)
 		case 0:
 			close(pipefd[1]);
 			close(done[0]);
-			cng_smp_worker(argv[optind + k], k, pipefd[0], done[1]);
+			close(times[0]);
+			cng_smp_worker(argv[optind + k], k, pipefd[0], done[1],
+				       times[1]);
 			break;
 		}
 		close(pipefd[0]);
 		go[k] = pipefd[1];
 	}
 	close(done[1]);
+	close(times[1]);
 
 	for (cycle = 0; cycle < opts.cycles; cycle++) {
 		for (phase = 0; phase < CNG_SMP_PHASES; phase++) {
@@ -278,14 +313,34 @@ int main(int argc, char **argv)
 			phase_ns[phase] += cng_smp_now() - t0;
 		}
 	}
+	for (k = 0; k < procs; k++) {
+		if (read(times[0], &t, sizeof(t)) != sizeof(t)) {
+			fprintf(stderr, "cng_bench_smp: a worker's times are missing\n");
+			return 1;
+		}
+		for (phase = 0; phase < CNG_SMP_PHASES; phase++) {
+			sum.wall_ns[phase] += t.wall_ns[phase];
+			sum.cpu_ns[phase] += t.cpu_ns[phase];
+		}
+	}
 	for (phase = 0; phase < CNG_SMP_PHASES; phase++) {
-		if (phase_failed[phase])
+		double ops = (double)procs * opts.n * opts.cycles;
+
+		if (phase_failed[phase] || !sum.wall_ns[phase])
 			continue;
 		printf("%s,%u,smp_%s,%u,0,%s,%u,%.0f\n", opts.system,
 		       opts.round, opts.label, opts.n,
 		       cng_smp_phase_names[phase], procs,
-		       (double)procs * opts.n * opts.cycles * 1e9 /
-		       (double)phase_ns[phase]);
+		       ops * 1e9 / (double)phase_ns[phase]);
+		printf("%s,%u,smp_%s,%u,0,%s_oncpu_x1000,%u,%.0f\n",
+		       opts.system, opts.round, opts.label, opts.n,
+		       cng_smp_phase_names[phase], procs,
+		       1000.0 * (double)sum.cpu_ns[phase] /
+		       (double)sum.wall_ns[phase]);
+		printf("%s,%u,smp_%s,%u,0,%s_cpu_ns,%u,%.0f\n", opts.system,
+		       opts.round, opts.label, opts.n,
+		       cng_smp_phase_names[phase], procs,
+		       (double)sum.cpu_ns[phase] / ops);
 	}
 	for (k = 0; k < procs; k++) {
 		close(go[k]);

@@ -65,6 +65,14 @@ fi
 # its one-process throughput; median and range over the rounds.
 awk -F, -v smp="$QEMU_SMP" '
 NR == 1 { next }
+$6 ~ /_oncpu_x1000$|_cpu_ns$/ {
+	# Where the time went: the medians of its own table, below.
+	m = $6; sub(/_oncpu_x1000$|_cpu_ns$/, "", m)
+	kind = $6 ~ /_cpu_ns$/ ? "cpu" : "oncpu"
+	ck = $1 SUBSEP $3 SUBSEP m SUBSEP $7
+	cv[ck, kind, ++cn[ck, kind]] = $8
+	next
+}
 {
 	key = $1 SUBSEP $3 SUBSEP $6
 	v[key, $2, $7] = $8
@@ -79,6 +87,14 @@ function sort(a, n,    i, j, t) {
 }
 function median(a, n) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# cmedian(KEY, KIND): the median over the rounds of cv[KEY, KIND, *]
+function cmedian(k, kind,    a, i, n) {
+	n = cn[k, kind]
+	if (!n) return -1
+	for (i = 1; i <= n; i++) a[i] = cv[k, kind, i]
+	sort(a, n)
+	return median(a, n)
 }
 END {
 	printf "# Two processes over one, %d vCPUs\n\n", smp
@@ -115,6 +131,27 @@ END {
 		if (!(sk in med) || !(keys[i] in med)) continue
 		printf "| %s | %s | %.2f | %.2f | %.2f |\n", substr(f[2], 5), \
 			f[3], med[keys[i]], med[sk], med[keys[i]] / med[sk]
+	}
+	print "\n## Where the time went\n"
+	print "On CPU: the processes'"'"' CPU time (user and system) over their"
+	print "own wall time of the phase (1.00: never off the CPU: not"
+	print "waiting for a lock, for I/O or for a vCPU); CPU us: CPU time"
+	print "per operation. Medians of the rounds; P: processes.\n"
+	print "| place | phase | P | ours on CPU | stock on CPU | ours CPU us | stock CPU us | ours over stock, CPU |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= nk; i++) {
+		split(keys[i], f, SUBSEP)
+		if (f[1] != "ours") continue
+		for (p = 1; p <= 2; p++) {
+			ok = "ours" SUBSEP f[2] SUBSEP f[3] SUBSEP p
+			sk = "stock" SUBSEP f[2] SUBSEP f[3] SUBSEP p
+			oo = cmedian(ok, "oncpu"); so = cmedian(sk, "oncpu")
+			oc = cmedian(ok, "cpu"); sc = cmedian(sk, "cpu")
+			if (oo < 0 || so < 0 || oc < 0 || sc <= 0) continue
+			printf "| %s | %s | %d | %.2f | %.2f | %.1f | %.1f | %.2f |\n", \
+				substr(f[2], 5), f[3], p, oo / 1000, so / 1000, \
+				oc / 1000, sc / 1000, oc / sc
+		}
 	}
 }' "$out/results.csv" > "$out/summary.md"
 
