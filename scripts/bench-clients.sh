@@ -9,8 +9,8 @@
 # walks (configfs tree, ls -lR) cold and warm, on each configfs module in
 # alternating rounds. Writes results.csv and summary.md (bench/README.md);
 # TAP with a plan on stdout, and a nonzero exit when a step failed, a
-# figure is missing, or a client's save after our restore differs from
-# its save before.
+# figure is missing, a client's save after our restore differs from its
+# save before, or the guest's console shows a kernel report.
 #
 # targetcli-fb and python3-rtslib-fb are unpacked into the cache, as
 # scripts/check-targetcli.sh does (the same folder). nvmetcli: NVMETCLI, a
@@ -22,7 +22,9 @@
 # Environment: TOP, BUILD, CNG_CACHE, KVER (from make). Overrides:
 # BENCH_CLIENTS_QUICK=1 (20 LUNs, 20 subsystems, 1 round: the pipeline
 # end to end), BENCH_CLIENTS_N (LIO sizes, "1000 4000"), BENCH_CLIENTS_M
-# (nvmet subsystems, 1000; 0: no nvmet), BENCH_CLIENTS_ROUNDS (3),
+# (nvmet subsystems, 1000; 0: no nvmet), BENCH_CLIENTS_LIO_RESTORE
+# (targetcli: its restoreconfig; memo: bench/clients-restore.py, the same
+# restore without rtslib's quadratic lookup), BENCH_CLIENTS_ROUNDS (3),
 # BENCH_CLIENTS_SYSTEMS ("stock ours"), BENCH_CLIENTS_TIMEOUT (seconds of
 # the whole guest), BENCH_CLIENTS_STEP_TIMEOUT (of one step), BENCH_OUT
 # (build/bench-clients, QUICK: build/bench-clients-quick), QEMU_MEM.
@@ -41,21 +43,30 @@ else
 	out=${BENCH_OUT:-$BUILD/bench-clients}
 fi
 systems=${BENCH_CLIENTS_SYSTEMS:-stock ours}
+lio_restore=${BENCH_CLIENTS_LIO_RESTORE:-targetcli}
+case $lio_restore in
+targetcli|memo) ;;
+*)	echo "bench-clients: BENCH_CLIENTS_LIO_RESTORE is targetcli or memo" >&2
+	exit 2 ;;
+esac
 luns=$(echo "$luns" | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//')
 nsys=$(echo "$systems" | wc -w)
 # What a run costs under TCG (measured on a loaded 2-core host): a python
 # client takes 2-9 s to start; each step of the tool or a client costs up
 # to ~0.2 s per LUN or subsystem; and targetcli restoreconfig grows with
 # the square of the LUNs (rtslib looks up every backstore for each LUN):
-# 25 s of work at 100 LUNs, still running after 17 minutes at 1000.
-# Each run is allowed twice that, the boot and the seeds 20 minutes.
+# 25 s of work at 100 LUNs, still running after 17 minutes at 1000
+# (not with memo). Each run is allowed twice that, the boot and the seeds
+# 20 minutes.
+square=400
+[ "$lio_restore" = memo ] && square=0
 run_cost=0 biggest=$subsys
 for l in $luns; do
-	run_cost=$((run_cost + 300 + 2 * (l * 3 + l * l / 400)))
+	run_cost=$((run_cost + 300 + 2 * (l * 3 + (square ? l * l / square : 0))))
 	[ "$l" -gt "$biggest" ] && biggest=$l
 done
 [ "$subsys" -gt 0 ] && run_cost=$((run_cost + 300 + subsys * 3))
-step_tmo=${BENCH_CLIENTS_STEP_TIMEOUT:-$((600 + biggest * biggest / 200))}
+step_tmo=${BENCH_CLIENTS_STEP_TIMEOUT:-$((600 + (square ? biggest * biggest / 200 : biggest)))}
 tmo=${BENCH_CLIENTS_TIMEOUT:-$((1200 + rounds * nsys * run_cost))}
 tcli=$CNG_CACHE/targetcli
 mkdir -p "$out"
@@ -93,7 +104,8 @@ guest() {
 	"$TOP/scripts/debian-guest.sh" --kver "$KVER" --timeout "$tmo" \
 		--console "$out/console.log" \
 		"$TOP/tests/debian/bench-clients.sh" "$TOP" "$tcli" "$nvbin" \
-		"$nvpy" "$systems" "$rounds" "$luns" "$subsys" "$step_tmo" |
+		"$nvpy" "$systems" "$rounds" "$luns" "$subsys" "$step_tmo" \
+		"$lio_restore" |
 		tee "$out/guest.tap"
 	return "${PIPESTATUS[0]}"
 }
@@ -111,8 +123,9 @@ if [ "$subsys" -gt 0 ]; then
 	tap_ok bench_clients:nvmetcli_found
 fi
 
-echo "# bench-clients: LUNs $luns, subsystems $subsys, $rounds round(s)" \
-	"of $systems; guest timeout ${tmo}s, step ${step_tmo}s"
+echo "# bench-clients: LUNs $luns (restored by $lio_restore)," \
+	"subsystems $subsys, $rounds round(s) of $systems;" \
+	"guest timeout ${tmo}s, step ${step_tmo}s"
 t0=$(date +%s)
 tap_stream bench_clients_guest guest | tee "$out/stream.tap"
 echo "# bench-clients: the guest took $(( $(date +%s) - t0 )) s"
@@ -127,18 +140,34 @@ echo "# bench-clients: the guest took $(( $(date +%s) - t0 )) s"
 	2> "$out/missing.log"
 rc=$?
 sed 's/^/# /' "$out/summary.md"
+failed=0
 if [ "$rc" -eq 0 ]; then
 	tap_ok bench_clients:every_step_has_a_figure_on_each_module
 else
 	sed 's/^/# /' "$out/missing.log" | head -n 40
-	tap_n=$((tap_n + 1))
+	tap_n=$((tap_n + 1)) failed=1
 	echo "not ok $tap_n bench_clients:every_step_has_a_figure_on_each_module"
+fi
+# The kernel's reports: debian-guest.sh boots with loglevel=5, so its
+# console has every message of warning level and worse.
+if grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG|WARNING|Oops|Call Trace|refcount_t|general protection|UBSAN|KASAN)' \
+	"$out/console.log" > "$out/reports.log"; then
+	sed 's/^/# /' "$out/reports.log" | head -n 40
+	tap_n=$((tap_n + 1)) failed=1
+	echo "not ok $tap_n bench_clients:the_kernel_reported_nothing"
+else
+	if [ -s "$out/console.log" ]; then
+		tap_ok bench_clients:the_kernel_reported_nothing
+	else
+		tap_n=$((tap_n + 1)) failed=1
+		echo "not ok $tap_n bench_clients:the_kernel_reported_nothing # no console"
+	fi
 fi
 # The guest's results, with tap_stream's own, and this script's.
 guest_n=$(grep -cE '^(not )?ok [0-9]' "$out/stream.tap")
 echo "1..$((tap_n + guest_n))"
 echo "# bench-clients: $out/results.csv, $out/summary.md" >&2
-if [ "$rc" -ne 0 ] || grep -q '^not ok' "$out/stream.tap"; then
+if [ "$failed" -ne 0 ] || grep -q '^not ok' "$out/stream.tap"; then
 	exit 1
 fi
 exit 0

@@ -18,7 +18,9 @@
 #   target/loopback/naa.5001405c0ffee000/tpgt_1/   (tcm_loop, its nexus)
 #     lun/lun_I/<alias> -> ../../../../../../target/core/rd_mcp_I/benchI
 #
-# steps: targetcli version (startup, empty tree), restoreconfig FILE,
+# steps: targetcli version (startup, empty tree), restoreconfig FILE (or,
+# with LIO_RESTORE "memo", bench/clients-restore.py FILE: the same restore
+# without rtslib's N * N reads of the HBA directories),
 # version again (startup on the full tree), saveconfig s1; configfs tree
 # and ls -lR of the whole mount, cold (drop_caches) and warm; configfs
 # save, rm --all, restore (our tool); saveconfig s2, which must equal s1;
@@ -42,16 +44,18 @@
 # nvmetcli report a refused write and go on), so the tree is counted after
 # each step that makes or removes it. TAP on stdout, the plan last.
 #
-# Usage: bench-clients.sh TOP TCLI NVBIN NVPY SYSTEMS ROUNDS LUNS SUBSYS TMO
+# Usage: bench-clients.sh TOP TCLI NVBIN NVPY SYSTEMS ROUNDS LUNS SUBSYS TMO \
+#                         LIO_RESTORE
 #   TOP      the project's checkout (read through the host's root)
 #   TCLI     where targetcli-fb and python3-rtslib-fb were unpacked
 #   NVBIN    nvmetcli's script; NVPY the folder holding its nvmet package
 #   SYSTEMS  "stock ours" (the order of odd rounds)
 #   ROUNDS   rounds;  LUNS  LIO sizes ("1000 4000");  SUBSYS  nvmet's (0: none)
 #   TMO      seconds any one step may take
+#   LIO_RESTORE  targetcli (restoreconfig) or memo (clients-restore.py)
 set -u
 TOP=$1 TCLI=$2 NVBIN=$3 NVPY=$4 SYSTEMS=$5 ROUNDS=$6 LUNS=$7 SUBSYS=$8
-TMO=$9
+TMO=$9 LIO_RESTORE=${10}
 CFG=/sys/kernel/config
 W=/tmp/bench-clients
 NSDIR=$W/ns
@@ -257,11 +261,17 @@ run_end() {
 }
 
 run_lio() {	# run_lio N
-	local rc
+	local rc restore
 	run_begin lio "$1"
+	if [ "$LIO_RESTORE" = memo ]; then
+		restore=(rts_restore_memo "$PY" "$TOP/bench/clients-restore.py"
+			"$W/lio-$1.json")
+	else
+		restore=(tcli_restore "${TCLI_CMD[@]}" restoreconfig
+			savefile="$W/lio-$1.json")
+	fi
 	step tcli_start_empty "${TCLI_CMD[@]}" version &&
-	step tcli_restore "${TCLI_CMD[@]}" restoreconfig \
-		savefile="$W/lio-$1.json" &&
+	step "${restore[@]}" &&
 	lio_has "$1" && attrs target &&
 	step tcli_start_full "${TCLI_CMD[@]}" version &&
 	step tcli_save "${TCLI_CMD[@]}" saveconfig savefile="$W/s1.json" &&
