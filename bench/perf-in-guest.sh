@@ -9,8 +9,10 @@
 # file as deep (SYSFS_DEEP_FILE); with PERF_STATS=1 also while it
 # stats each of PERF_N items, after drop_caches and then warm (3 times
 # each), on ours and stock; with PERF_RMDIR=1 also while it removes
-# PERF_N items whose attribute it read (so cached), on each system. The
-# only test of the list that
+# PERF_N items whose attribute it read (so cached), on each system; with
+# PERF_TWO=1 also while two processes at once, each in its own subsystem
+# (cng_bench and cng_bench_b), stat PERF_N items after drop_caches, and
+# then remove them. The only test of the list that
 # scripts/bench-perf.sh boots; it prints "# LABEL SAMPLES SYMBOL" lines
 # that the script turns into differences between systems.
 #
@@ -49,6 +51,26 @@ mkdirs() {
 	names 200000 "$PERF_OPS" > /tmp/names
 	echo 3 > /proc/sys/vm/drop_caches
 	(cd "$2" && record "$1-mkdir" xargs mkdir < /tmp/names) || return 1
+}
+
+# two_at_once SYSTEM DIR1 DIR2: PERF_N items made in each and their
+# attribute read; then sampled while two processes at once, one a
+# directory, stat every item after drop_caches, and then remove them.
+two_at_once() {
+	names 300000 "$PERF_N" > /tmp/names2 &&
+	(cd "$2" && xargs mkdir < /tmp/names2) &&
+	(cd "$3" && xargs mkdir < /tmp/names2) &&
+	"$READER" "$2" 300000 "$PERF_N" 1 &&
+	"$READER" "$3" 300000 "$PERF_N" 1 || return 1
+	echo 3 > /proc/sys/vm/drop_caches
+	record "$1-statcoldtwo" sh -c '"$0" -s "$1" 300000 "$3" 1 &
+		"$0" -s "$2" 300000 "$3" 1 & wait' "$READER" "$2" "$3" \
+		"$PERF_N" || return 1
+	record "$1-rmdirtwo" sh -c '(cd "$0" && xargs rmdir < /tmp/names2) &
+		(cd "$1" && xargs rmdir < /tmp/names2) & wait' "$2" "$3" ||
+		return 1
+	# Both removed every item.
+	[ -z "$(ls "$2")" ] && [ -z "$(ls "$3")" ]
 }
 
 echo 0 > /proc/sys/kernel/kptr_restrict
@@ -95,6 +117,10 @@ for sys in $PERF_SYSTEMS; do
 		fi
 		(cd "$items" && names 200000 "$PERF_OPS" | xargs rmdir) ||
 			failed=1
+		if [ -n "$PERF_TWO" ]; then
+			two_at_once "$sys" "$items" "$CFS/cng_bench_b/items" ||
+				failed=1
+		fi
 		;;
 	esac
 done

@@ -14,7 +14,10 @@
 # PERF_STATS (stats cold and warm: give PERF_SYSTEMS="ours stock"),
 # PERF_RMDIR (the rmdir of PERF_N items whose attribute was read, so
 # whose attribute dentries and inodes are cached: give
-# PERF_SYSTEMS="ours stock"),
+# PERF_SYSTEMS="ours stock"), PERF_TWO (two processes at once, each in
+# its own subsystem, stat PERF_N items after drop_caches, then remove
+# them: what the two spend on a lock they share, on the guest's 2
+# vCPUs),
 # PERF_TOP (rows per table, default 40), PERF_CALLERS (symbols whose
 # callers to print).
 set -eu
@@ -36,6 +39,7 @@ PERF_SYSTEMS="${PERF_SYSTEMS:-ours tmpfs}"
 PERF_READS=${PERF_READS:-}
 PERF_STATS=${PERF_STATS:-}
 PERF_RMDIR=${PERF_RMDIR:-}
+PERF_TWO=${PERF_TWO:-}
 PERF_CALLERS="${PERF_CALLERS:-}"
 SYSFS_DEEP_FILE=/sys/devices/system/cpu/cpu0/topology/core_id
 CFG
@@ -88,6 +92,8 @@ compare() {
 	compare ours-statcold stock-statcold
 	compare ours-statwarm stock-statwarm
 	compare ours-rmdir stock-rmdir
+	compare ours-statcoldtwo stock-statcoldtwo
+	compare ours-rmdirtwo stock-rmdirtwo
 } | tee "$out/summary.md"
 grep '# callers' "$out/run.tap" | sed 's/^ *//' || true
 grep -q '^not ok' "$out/run.tap" && exit 1
