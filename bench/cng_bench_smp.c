@@ -67,8 +67,11 @@ static const char * const cng_smp_phase_names[CNG_SMP_PHASES] = {
 	"spin", "mkdir", "stat_cold", "stat_warm", "read", "write", "rmdir",
 };
 
-/* Where the spin phase's result goes, so that the compiler keeps it. */
-static volatile unsigned long long cng_smp_sink;
+/*
+ * Where the spin phase's result goes: a global the compiler must assume
+ * is read elsewhere, so that it keeps the loop.
+ */
+unsigned long long cng_smp_sink;
 
 static struct {
 	unsigned int n;
