@@ -6,7 +6,8 @@
 # kernel), once on each module of CONFIGFS. targetcli-fb and
 # python3-rtslib-fb are unpacked into the cache, never installed here (they
 # carry units that would load LIO at boot); their pure libraries are
-# installed. TAP with a plan on stdout.
+# installed. Each guest's console must show no kernel report. TAP with a
+# plan on stdout.
 #
 # Environment: TOP, BUILD, CNG_CACHE, KVER, CONFIGFS.
 set -u
@@ -32,6 +33,8 @@ for cf in ${CONFIGFS:-ours stock}; do
 		"$TOP/scripts/debian-guest.sh" \
 		--kver "$KVER" --timeout 1500 --console "$out/console-$cf.log" \
 		"$TOP/tests/debian/targetcli.sh" "$TOP" "$cf" "$tcli"
+	tap_console_clean "targetcli_on_$cf:the_kernel_reported_nothing" \
+		"$out/console-$cf.log"
 	ncf=$((ncf + 1))
 done
 echo "1..$((tap_n + ncf * 8))"

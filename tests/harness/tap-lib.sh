@@ -28,6 +28,13 @@
 #   tap_replay FILE          as tap_stream's CMD: FILE's stream, ending with
 #                            the exit status tap_start saved (none saved:
 #                            a failure)
+#   tap_console_clean NAME FILE
+#                            a result of the script's own: ok when FILE, a
+#                            Debian guest's console (scripts/debian-guest.sh
+#                            boots with loglevel=5: every kernel message of
+#                            warning level and worse), is there and shows
+#                            no kernel report; else not ok, the reports
+#                            shown, and tap_failed counts it
 #
 # Only top-level lines count: indented ones are subtests, comments are
 # comments. A failing result with "# TODO" is an expected failure.
@@ -128,6 +135,25 @@ tap_check() {
 		echo "not ok $tap_n $name"
 	fi
 	rm -f "$log"
+}
+
+tap_console_clean() {
+	local reports
+
+	tap_n=$((tap_n + 1))
+	if [ ! -s "$2" ]; then
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_n $1 # no console: $2"
+		return 1
+	fi
+	reports=$(grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG|WARNING|Oops|Call Trace|refcount_t|general protection|UBSAN|KASAN)' "$2")
+	if [ -n "$reports" ]; then
+		tap_failed=$((tap_failed + 1))
+		printf '%s\n' "$reports" | head -n 40 | sed 's/^/# /'
+		echo "not ok $tap_n $1"
+		return 1
+	fi
+	echo "ok $tap_n $1"
 }
 
 tap_fail() {
