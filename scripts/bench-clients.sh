@@ -98,12 +98,30 @@ find_nvmetcli() {
 	[ -f "$nvpy/nvmet/nvme.py" ]
 }
 
+# The guest sees this machine's root, but not its /tmp (its systemd mounts
+# a fresh tmpfs there): from a checkout under /tmp, what the guest uses of
+# it goes through a copy in the cache.
+guest_top() {
+	local top=$CNG_CACHE/bench-clients-top
+
+	case $(realpath -m "$TOP")/ in
+	/tmp/*)	;;
+	*)	echo "$TOP"; return 0 ;;
+	esac
+	rm -rf "$top" &&
+	mkdir -p "$top/module" "$top/tools/configfs" "$top/bench" &&
+	cp "$TOP/module/configfs.ko" "$top/module/" &&
+	cp "$TOP/tools/configfs/configfs" "$top/tools/configfs/" &&
+	cp "$TOP"/bench/clients-*.py "$top/bench/" &&
+	echo "$top"
+}
+
 guest() {
 	GUEST_APPEND="modprobe.blacklist=configfs oops=panic" \
 	QEMU_MEM=${QEMU_MEM:-3072} \
 	"$TOP/scripts/debian-guest.sh" --kver "$KVER" --timeout "$tmo" \
 		--console "$out/console.log" \
-		"$TOP/tests/debian/bench-clients.sh" "$TOP" "$tcli" "$nvbin" \
+		"$TOP/tests/debian/bench-clients.sh" "$gtop" "$tcli" "$nvbin" \
 		"$nvpy" "$systems" "$rounds" "$luns" "$subsys" "$step_tmo" \
 		"$lio_restore" |
 		tee "$out/guest.tap"
@@ -116,6 +134,7 @@ done
 "$TOP/scripts/fetch-targetcli.sh" "$tcli" > "$out/fetch.log" 2>&1 ||
 	tap_fail bench_clients:targetcli_fetched "$out/fetch.log"
 tap_ok bench_clients:targetcli_fetched
+gtop=$(guest_top) || { echo "bench-clients: cannot copy the tree" >&2; exit 1; }
 nvbin='' nvpy=''
 if [ "$subsys" -gt 0 ]; then
 	find_nvmetcli > "$out/nvmetcli.log" 2>&1 ||
