@@ -27,7 +27,8 @@
 # restore without rtslib's quadratic lookup), BENCH_CLIENTS_ROUNDS (3),
 # BENCH_CLIENTS_SYSTEMS ("stock ours"), BENCH_CLIENTS_TIMEOUT (seconds of
 # the whole guest), BENCH_CLIENTS_STEP_TIMEOUT (of one step), BENCH_OUT
-# (build/bench-clients, QUICK: build/bench-clients-quick), QEMU_MEM.
+# (build/bench-clients, QUICK: build/bench-clients-quick), QEMU_MEM,
+# QEMU_SMP (scripts/debian-guest.sh).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}" "${KVER:?}"
 # shellcheck source=tests/harness/tap-lib.sh
