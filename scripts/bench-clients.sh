@@ -99,9 +99,11 @@ find_nvmetcli() {
 	[ -f "$nvpy/nvmet/nvme.py" ]
 }
 
-# The guest sees this machine's root, but not its /tmp (its systemd mounts
-# a fresh tmpfs there): from a checkout under /tmp, what the guest uses of
-# it goes through a copy in the cache.
+# The guest sees this machine's root, but not what is in its /tmp: the
+# guest's systemd empties /tmp at boot (tmpfiles' "D /tmp"), so a
+# checkout there is gone (seen: ls of one's Makefile fails in the
+# guest). From a checkout under /tmp, what the guest uses of it goes
+# through a copy in the cache.
 guest_top() {
 	local top=$CNG_CACHE/bench-clients-top
 

@@ -25,8 +25,9 @@ set -u
 
 : "${TOP:?run me through make}" "${BUILD:?}"
 [ $# -ge 1 ] || { echo "usage: check-deb.sh KVER..." >&2; exit 2; }
-# The guest sees this machine's root, but its systemd mounts a fresh
-# tmpfs on /tmp: the packages and disk it is given cannot live there.
+# The guest sees this machine's root, but its systemd empties /tmp at
+# boot (tmpfiles' "D /tmp"): the packages and disk it is given cannot
+# live there.
 case $(realpath -m "$BUILD")/ in
 /tmp/*)	echo "check-deb: BUILD ($BUILD) is under /tmp, which the guest" \
 		"mounts over; use a tree elsewhere" >&2
