@@ -105,36 +105,29 @@ END {
 	print "|---|---|---|---:|---:|---|"
 	for (i = 1; i <= nk; i++) {
 		split(keys[i], f, SUBSEP)
-		n = 0; m = 0
+		sp = f[1] SUBSEP f[2] SUBSEP "spin"
+		n = 0; m = 0; ns = 0
 		for (r = 1; r <= rounds; r++) {
 			one = v[keys[i], r, 1]; two = v[keys[i], r, 2]
 			if (one == "" || two == "" || one == 0) continue
 			ratio[++n] = two / one
 			single[++m] = one
+			# Over the spin phase of the same runs: what the host
+			# gave the two vCPUs then, taken out.
+			s1 = v[sp, r, 1]; s2 = v[sp, r, 2]
+			if (s1 != "" && s2 != "" && s1 && s2)
+				nratio[++ns] = (two / one) / (s2 / s1)
 		}
 		if (!n) continue
 		sort(ratio, n); sort(single, m)
 		med[keys[i]] = median(ratio, n)
+		if (ns) {
+			sort(nratio, ns)
+			nmed[keys[i]] = median(nratio, ns)
+		}
 		printf "| %s | %s | %s | %.0f | %.2f | %.2f-%.2f |\n", f[1], \
 			substr(f[2], 5), f[3], median(single, m), med[keys[i]], \
 			ratio[1], ratio[n]
-	}
-	# The 2/1 of each round over the 2/1 of the spin phase of the same
-	# runs: what the host gave the two vCPUs then, taken out.
-	for (i = 1; i <= nk; i++) {
-		split(keys[i], f, SUBSEP)
-		sp = f[1] SUBSEP f[2] SUBSEP "spin"
-		n = 0
-		for (r = 1; r <= rounds; r++) {
-			one = v[keys[i], r, 1]; two = v[keys[i], r, 2]
-			s1 = v[sp, r, 1]; s2 = v[sp, r, 2]
-			if (one == "" || two == "" || !one || s1 == "" || \
-			    s2 == "" || !s1 || !s2) continue
-			ratio[++n] = (two / one) / (s2 / s1)
-		}
-		if (!n) continue
-		sort(ratio, n)
-		nmed[keys[i]] = median(ratio, n)
 	}
 	print "\n## Ours against stock\n"
 	print "Ours'"'"'s scaling over stock'"'"'s (1.00: the same; below: ours"
