@@ -397,35 +397,32 @@ arm64_quick_result() {
 # has a figure, and the console shows no kernel report. Debian packages
 # no nvmetcli: its half runs when NVMETCLI names a copy (bench/README.md).
 bench_clients_quick() {
-	local subsys=0
-
-	[ -n "${NVMETCLI:-}" ] && subsys=20
 	echo "# real clients' benchmark, quick form (scripts/bench-clients.sh)"
-	tap_stream bench_clients_quick bench_clients_quick_stream "$subsys"
+	tap_stream bench_clients_quick bench_clients_quick_stream
 }
 
 # make check runs it in the background from the end of the first guest
 # suite, on the core that suite leaves idle (guest_suites); its result
-# is shown after the second kernel's.
+# is shown after the second kernel's, as the arm64 quick form's is.
 bench_clients_quick_start() {
-	rm -f "$out/bench-clients-quick.done"
-	{ bench_clients_quick > "$out/bench-clients-quick.tap" 2>&1
-	  : > "$out/bench-clients-quick.done"; } &
+	tap_start "$out/bench-clients-quick.tap" bench_clients_quick_stream
 }
 
 bench_clients_quick_result() {
+	echo "# real clients' benchmark, quick form (scripts/bench-clients.sh)"
 	wait
-	cat "$out/bench-clients-quick.tap" 2>/dev/null
-	[ -f "$out/bench-clients-quick.done" ] ||
-		echo "not ok 1 bench_clients_quick # it never ended"
+	tap_stream bench_clients_quick tap_replay "$out/bench-clients-quick.tap"
 }
 
-# bench_clients_quick_stream SUBSYS: its TAP, without the guest's figures
-# (they are in $out/bench-clients/results.csv). One vCPU: it runs beside
+# bench_clients_quick_stream: its TAP, without the guest's figures (they
+# are in $out/bench-clients/results.csv). One vCPU: it runs beside
 # ours's guest suite, and with two its guest slowed that suite by about
-# 70 s (585 s for the suites against 496).
+# 90 s (585 s for the suites against 496).
 bench_clients_quick_stream() {
-	QEMU_SMP=1 BENCH_CLIENTS_QUICK=1 BENCH_CLIENTS_M=$1 \
+	local subsys=0
+
+	[ -n "${NVMETCLI:-}" ] && subsys=20
+	QEMU_SMP=1 BENCH_CLIENTS_QUICK=1 BENCH_CLIENTS_M=$subsys \
 		BENCH_OUT=$out/bench-clients "$TOP/scripts/bench-clients.sh" |
 		grep -v '^# csv: '
 	return "${PIPESTATUS[0]}"
