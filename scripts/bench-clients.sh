@@ -21,25 +21,26 @@
 #
 # Environment: TOP, BUILD, CNG_CACHE, KVER (from make). Overrides:
 # BENCH_CLIENTS_QUICK=1 (20 LUNs, 20 subsystems, 1 round: the pipeline
-# end to end), BENCH_CLIENTS_N (LIO sizes, "1000 4000"), BENCH_CLIENTS_M
-# (nvmet subsystems, 1000; 0: no nvmet), BENCH_CLIENTS_LIO_RESTORE
-# (targetcli: its restoreconfig; memo: bench/clients-restore.py, the same
-# restore without rtslib's quadratic lookup), BENCH_CLIENTS_ROUNDS (3),
-# BENCH_CLIENTS_SYSTEMS ("stock ours"), BENCH_CLIENTS_TIMEOUT (seconds of
-# the whole guest), BENCH_CLIENTS_STEP_TIMEOUT (of one step), BENCH_OUT
-# (build/bench-clients, QUICK: build/bench-clients-quick), QEMU_MEM,
-# QEMU_SMP (scripts/debian-guest.sh).
+# end to end), BENCH_CLIENTS_N (LIO sizes, "1000 4000"; empty: no LIO),
+# BENCH_CLIENTS_M (nvmet subsystems, 1000; 0: no nvmet),
+# BENCH_CLIENTS_LIO_RESTORE (targetcli: its restoreconfig; memo:
+# bench/clients-restore.py, the same restore without rtslib's quadratic
+# lookup), BENCH_CLIENTS_ROUNDS (3), BENCH_CLIENTS_SYSTEMS ("stock ours"),
+# BENCH_CLIENTS_TIMEOUT (seconds of the whole guest),
+# BENCH_CLIENTS_STEP_TIMEOUT (of one step), BENCH_OUT (build/bench-clients,
+# QUICK: build/bench-clients-quick), QEMU_MEM, QEMU_SMP
+# (scripts/debian-guest.sh).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}" "${KVER:?}"
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
 
 if [ "${BENCH_CLIENTS_QUICK:-0}" = 1 ]; then
-	luns=${BENCH_CLIENTS_N:-20} subsys=${BENCH_CLIENTS_M:-20}
+	luns=${BENCH_CLIENTS_N-20} subsys=${BENCH_CLIENTS_M:-20}
 	rounds=${BENCH_CLIENTS_ROUNDS:-1}
 	out=${BENCH_OUT:-$BUILD/bench-clients-quick}
 else
-	luns=${BENCH_CLIENTS_N:-1000 4000} subsys=${BENCH_CLIENTS_M:-1000}
+	luns=${BENCH_CLIENTS_N-1000 4000} subsys=${BENCH_CLIENTS_M:-1000}
 	rounds=${BENCH_CLIENTS_ROUNDS:-3}
 	out=${BENCH_OUT:-$BUILD/bench-clients}
 fi
@@ -51,6 +52,10 @@ targetcli|memo) ;;
 	exit 2 ;;
 esac
 luns=$(echo "$luns" | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//')
+if [ -z "$luns" ] && [ "$subsys" -eq 0 ]; then
+	echo "bench-clients: no LIO size and no nvmet subsystem: nothing to run" >&2
+	exit 2
+fi
 nsys=$(echo "$systems" | wc -w)
 # What a run costs under TCG (measured on a loaded 2-core host): a python
 # client takes 2-9 s to start; each step of the tool or a client costs up
