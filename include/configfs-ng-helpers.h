@@ -12,7 +12,7 @@
  * and finds cfgng_report() at run time: a client of the helpers alone
  * loads and works on stock configfs.ko too (load configfs_helpers.ko
  * first, or let modprobe do it). One that also calls <configfs-ng.h>
- * needs ours. docs/extensions.md, "Helpers: a client in six lines",
+ * needs ours. docs/extensions.md, "Helpers: a client in seven lines",
  * shows them at work.
  */
 #ifndef _CONFIGFS_NG_HELPERS_H

@@ -3,8 +3,8 @@
  * The helper layer (configfs-ng-helpers.h) at its simplest: a subsystem
  * with a read-only description, in which mkdir makes children with one
  * read-write integer, storeme. Stock's sample "02-simple-children" does
- * the same in some ninety lines; this is six (docs/extensions.md,
- * "Helpers: a client in six lines"). It needs configfs_helpers.ko, and
+ * the same in some ninety lines; this is seven (docs/extensions.md,
+ * "Helpers: a client in seven lines"). It needs configfs_helpers.ko, and
  * loads on stock configfs.ko too.
  *
  *   /sys/kernel/config/cng_simple/
@@ -24,3 +24,4 @@ CFGNG_CHILD(cng_simple_item, item, CFGNG_ATTRS(&cng_simple_item_attr_storeme));
 CFGNG_ATTR_CONST(cng_simple, description, "[cng_simple]\n\nmkdir makes children with storeme.\n");
 CFGNG_SIMPLE_SUBSYSTEM(cng_simple, cng_simple_item, &cng_simple_attr_description);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("configfs-ng sample: 02-simple-children with the helpers");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * helpers_simple: samples/cng_simple (six lines of configfs-ng.h's
+ * helpers_simple: samples/cng_simple (seven lines of configfs-ng.h's
  * helpers) behaves as stock's sample 02-simple-children does, on both
  * modules; its refusals give their reason (ours: the error record;
  * stock: the kernel log).
