@@ -127,7 +127,7 @@ drivers: module helpers
 tool:
 	if [ -f tools/configfs/Makefile ]; then $(MAKE) -C tools/configfs; fi
 
-$(BUILD)/tests/init: tests/harness/init.c
+$(BUILD)/tests/init: tests/harness/init.c tests/harness/kernel-reports.h
 	mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -o $@ $<
 

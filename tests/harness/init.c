@@ -79,21 +79,7 @@ static bool kmemleak_expected;
 
 /* Substrings that mark a kernel report of a bug in the log. */
 static const char *const bad_markers[] = {
-	"BUG:", "BUG ", "kernel BUG", "WARNING:", "Oops", "refcount_t",
-	"general protection", "list_add corruption", "list_del corruption",
-	"slab error", "Poison overwritten", "Redzone", "Object padding",
-	"INFO: task", "blocked for more than", "soft lockup", "hard LOCKUP",
-	"UBSAN:", "KASAN:", "suspected memory leak", "unreferenced object",
-	"possible circular locking", "possible recursive locking",
-	"inconsistent lock state", "lock held when returning",
-	"sleeping function called", "Call Trace:", "RIP:",
-	"Call trace:",	/* arm64's spelling */
-	"stack-protector", "usercopy:", "Kernel panic",
-	"VFS: Busy inodes after unmount",
-	"disagrees about version of symbol", "Unknown symbol",
-	/* kmemleak turning itself off: no later leak would be seen. */
-	"Kernel memory leak detector disabled",
-	"Cannot allocate a kmemleak_object", "Memory pool empty",
+#include "kernel-reports.h"
 	NULL,
 };
 

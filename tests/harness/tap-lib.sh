@@ -28,6 +28,10 @@
 #   tap_replay FILE          as tap_stream's CMD: FILE's stream, ending with
 #                            the exit status tap_start saved (none saved:
 #                            a failure)
+#   kernel_reports [FILE...] the lines of FILE (or stdin), a kernel log,
+#                            that hold a kernel report: a marker of
+#                            kernel-reports.h, the guests' own list; true
+#                            when there is one
 #   tap_console_clean NAME FILE
 #                            a result of the script's own: ok when FILE, a
 #                            Debian guest's console (scripts/debian-guest.sh
@@ -137,6 +141,22 @@ tap_check() {
 	rm -f "$log"
 }
 
+tap_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+kernel_reports() {
+	local markers
+
+	# The string literals of the list, its comments left out.
+	markers=$(sed -e 's,/\*.*\*/,,g' -e '/^[[:space:]]*\/\{0,1\}\*/d' \
+		"$tap_lib_dir/kernel-reports.h" | grep -o '"[^"]*"' |
+		sed 's/^"//; s/"$//')
+	[ -n "$markers" ] || {
+		echo "kernel_reports: no marker in $tap_lib_dir/kernel-reports.h" >&2
+		return 2
+	}
+	grep -F -e "$markers" "$@"
+}
+
 tap_console_clean() {
 	local reports
 
@@ -146,7 +166,13 @@ tap_console_clean() {
 		echo "not ok $tap_n $1 # no console: $2"
 		return 1
 	fi
-	reports=$(grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG|WARNING|Oops|Call Trace|refcount_t|general protection|UBSAN|KASAN)' "$2")
+	# The kernel's lines only (the guest's services write there too).
+	reports=$(grep -E '^\[ *[0-9]+\.[0-9]+\] ' "$2" | kernel_reports -)
+	if [ $? -gt 1 ]; then
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_n $1 # the list of kernel reports is unreadable"
+		return 1
+	fi
 	if [ -n "$reports" ]; then
 		tap_failed=$((tap_failed + 1))
 		printf '%s\n' "$reports" | head -n 40 | sed 's/^/# /'
