@@ -9,8 +9,9 @@
 # beside rtslib-fb-targetctl.service, removed and purged; a second guest
 # booted with module.sig_enforce=1, where modprobe falls back to stock
 # and says why; then, in a third guest, make install and make uninstall
-# (tests/deb/in-guest.sh says the steps). One TAP stream ending in
-# "N passed, N failed", like make check's.
+# (tests/deb/in-guest.sh says the steps). A kernel report on a guest's
+# console fails it too. One TAP stream ending in "N passed, N failed",
+# like make check's.
 #
 # Usage: check-deb.sh KVER...   (through make check-deb, after make deb)
 # Each kernel needs scripts/prereqs.sh's cache image and its headers
@@ -24,6 +25,8 @@
 set -u
 
 : "${TOP:?run me through make}" "${BUILD:?}"
+# shellcheck source=tests/harness/tap-lib.sh
+. "$TOP/tests/harness/tap-lib.sh"
 [ $# -ge 1 ] || { echo "usage: check-deb.sh KVER..." >&2; exit 2; }
 # The guest sees this machine's root, but its systemd empties /tmp at
 # boot (tmpfiles' "D /tmp"): the packages and disk it is given cannot
@@ -108,6 +111,16 @@ guest() {
 		n=$((n + 1)); failed=$((failed + 1))
 		echo "not ok $n $kver: ${mode}_guest_run_complete # exit $rc, $results of $want results"
 		tail -n 40 "$out/$mode-$kver.err" | sed 's/^/    # /'
+	fi
+	# Every boot of the guest (a reboot's too) is on its console.
+	tap_n=$n tap_failed=0
+	tap_console_clean "$kver: ${mode}_guest_kernel_reported_nothing" \
+		"$out/console-$mode-$kver.log"
+	n=$tap_n
+	if [ "$tap_failed" -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
 	fi
 	rm -f "$disk"
 }
