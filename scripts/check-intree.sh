@@ -25,7 +25,7 @@
 # and the nvmet client.
 #
 # INTREE_AT=N: the kernel at the series' patch N in place of the whole
-# series (the switch is patch 4), the patches before it built one by
+# series (the switch is patch 7), the patches before it built one by
 # one; the conformance list by default, the samples that need a later
 # patch built but not loadable.
 #
@@ -165,7 +165,7 @@ tap_ok intree:samples_build_against_it
 
 # The selftest as the tree builds and installs it (static, for the
 # guest's busybox root), and the in-tree samples it loads by modprobe.
-# Before patch 10, at INTREE_AT, there is none.
+# Before patch 14, at INTREE_AT, there is none.
 if [ -z "$at" ] || [ -d "$tree/tools/testing/selftests/filesystems/configfs" ]; then
 	rm -rf "$out/kselftest"
 	make -C "$tree/tools/testing/selftests" TARGETS=filesystems/configfs \
@@ -190,7 +190,7 @@ export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
 export MODULE_KO=$out/no-configfs.ko SAMPLES_DIR=$kbuild/samples.ko
 export TESTMODS_DIR=$kbuild/testmods.ko DRIVERS_DIR=$kbuild/drivers.ko
 export HELPERS_KO=$DKMODS/lib/modules/$DKVER/kernel/fs/configfs/helpers/configfs_helpers.ko
-# Before patch 8, at INTREE_AT, there is no helper library either.
+# Before patch 12, at INTREE_AT, there is no helper library either.
 [ -z "$at" ] || [ -f "$HELPERS_KO" ] || HELPERS_KO=$out/no-configfs.ko
 if [ "$mode" = full ]; then
 	export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}

@@ -16,11 +16,12 @@
 # hold one kernel's code, with no compatibility left in them.
 #
 # Usage: intree.sh KSRC [PART...]
-#   PART: tree, removal, subsys (the new files stock's names do not
-#   clash with, built but not linked), core (the switch: fs/configfs
-#   with no extension), errors, notify, commit (each extension added to
-#   it, with its part of the header), helpers, samples, selftests, docs;
-#   all, in that order, by default.
+#   PART: tree, removal, subsys, directories, attributes, links (the new
+#   files, built but not linked), core (the switch: fs/configfs with no
+#   extension), names (the new files that take stock's names get them),
+#   errors, notify, commit (each extension added to it, with its part of
+#   the header), helpers, samples, selftests, docs; all, in that order,
+#   by default.
 # Exits non-zero, naming the file, when a result still holds a CNG_HAVE_*
 # or compat.h.
 set -eu
@@ -29,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 ksrc=${1:?usage: intree.sh KSRC [PART...]}
 shift
-parts=${*:-tree removal subsys core errors notify commit helpers samples selftests docs}
+parts=${*:-tree removal subsys directories attributes links core names errors notify commit helpers samples selftests docs}
 [ -f "$ksrc/fs/configfs/Kconfig" ] || {
 	echo "intree.sh: $ksrc is not a kernel tree with fs/configfs" >&2
 	exit 1
@@ -117,6 +118,21 @@ ext_file() {
 	esac
 }
 
+# The new files that take the names of stock's: until the switch has
+# removed stock's, and one patch after it, they are cng_dir.c and so on,
+# so that no patch both removes a file and adds another under its name
+# (git format-patch cannot show that as anything a reviewer could read,
+# nor as a patch git am applies). kept_name FILE: FILE's name in the
+# tree, by $interim_names (1: before the "names" part).
+taken="dir.c file.c inode.c symlink.c"
+interim_names=1
+kept_name() {
+	case " $taken " in
+	*" $1 "*) [ "$interim_names" = 1 ] && { echo "cng_$1"; return; } ;;
+	esac
+	echo "$1"
+}
+
 # core_with EXT...: fs/configfs and its header holding these extensions
 # and no other: the files of the rest left out, their CNG_INTREE_NO_*
 # resolved as defined (module/internal.h).
@@ -135,7 +151,7 @@ core_with() {
 	for f in "$top"/module/*.c "$top"/module/internal.h "$top"/module/unshare.h; do
 		case ${f##*/} in *.mod.c) continue ;; esac
 		case $skip in *" $(basename "$f" .c) "*) continue ;; esac
-		put "$f" "$fs/${f##*/}"
+		put "$f" "$fs/$(kept_name "${f##*/}")"
 	done
 	# The header declares the extensions' calls: it comes with the first.
 	if [ $# -gt 0 ]; then
@@ -145,7 +161,8 @@ core_with() {
 	objects=
 	for o in $(objs "$top/module/Kbuild" configfs); do
 		case $skip in *" ${o%.o} "*) continue ;; esac
-		objects="${objects:+$objects }$o"
+		o=$(kept_name "${o%.o}.c")
+		objects="${objects:+$objects }${o%.c}.o"
 	done
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0-only"
@@ -177,20 +194,21 @@ link_helpers() {
 	}
 }
 
-# Before the switch (core), the new implementation's files whose names
-# stock's do not take, a part at a time: compiled beside stock's configfs
-# but not linked into it (extra-y), so that each patch builds what it
-# adds. early FILE...: these files, as the switch will have them.
+# Before the switch (core), the new implementation a part at a time:
+# compiled beside stock's configfs but not linked into it (extra-y), so
+# that each patch builds what it adds. early FILE...: these files of
+# module/, as the switch will have them (kept_name's names).
 early() {
-	local f e o fs=$ksrc/fs/configfs objects=
+	local f e fs=$ksrc/fs/configfs objects='' name
 	local -a saved=("${defs[@]}")
 
 	for e in $exts; do
 		defs+=("-DCNG_INTREE_NO_${e^^}")
 	done
 	for f in "$@"; do
-		put "$top/module/$f" "$fs/$f"
-		case $f in *.c) objects="$objects ${f%.c}.o" ;; esac
+		name=$(kept_name "$f")
+		put "$top/module/$f" "$fs/$name"
+		case $name in *.c) objects="$objects ${name%.c}.o" ;; esac
 	done
 	defs=("${saved[@]}")
 	grep -q '^extra-y' "$fs/Makefile" ||
@@ -211,8 +229,26 @@ subsys() {
 	early subsys.c visible.c
 }
 
-# The switch: stock's files replaced, everything linked.
+directories() {
+	early dir.c inode.c
+}
+
+attributes() {
+	early file.c
+}
+
+links() {
+	early symlink.c
+}
+
+# The switch: stock's files removed, everything linked.
 core() {
+	core_with
+}
+
+# The new files that take stock's names get them: renames only.
+names() {
+	interim_names=0
 	core_with
 }
 
@@ -220,6 +256,7 @@ core() {
 ext() {
 	local e have=$1
 
+	interim_names=0
 	for e in $exts; do
 		[ "$e" != "$1" ] && [ -f "$ksrc/fs/configfs/$(ext_file "$e").c" ] &&
 			have="$have $e"
@@ -337,7 +374,8 @@ docs() {
 
 for p in $parts; do
 	case $p in
-	tree|removal|subsys|core|helpers|samples|selftests|docs) "$p" ;;
+	tree|removal|subsys|directories|attributes|links|core|names|helpers|\
+	samples|selftests|docs) "$p" ;;
 	errors|notify|commit) ext "$p" ;;
 	*) echo "intree.sh: no part '$p'" >&2; exit 2 ;;
 	esac
