@@ -34,6 +34,8 @@ set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}" "${KVER:?}"
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
+# shellcheck source=scripts/guest-top.sh
+. "$TOP/scripts/guest-top.sh"
 
 if [ "${BENCH_CLIENTS_QUICK:-0}" = 1 ]; then
 	luns=${BENCH_CLIENTS_N-20} subsys=${BENCH_CLIENTS_M:-20}
@@ -104,26 +106,6 @@ find_nvmetcli() {
 	[ -f "$nvpy/nvmet/nvme.py" ]
 }
 
-# The guest sees this machine's root, but not what is in its /tmp: the
-# guest's systemd empties /tmp at boot (tmpfiles' "D /tmp"), so a
-# checkout there is gone (seen: ls of one's Makefile fails in the
-# guest). From a checkout under /tmp, what the guest uses of it goes
-# through a copy in the cache.
-guest_top() {
-	local top=$CNG_CACHE/bench-clients-top
-
-	case $(realpath -m "$TOP")/ in
-	/tmp/*)	;;
-	*)	echo "$TOP"; return 0 ;;
-	esac
-	rm -rf "$top" &&
-	mkdir -p "$top/module" "$top/tools/configfs" "$top/bench" &&
-	cp "$TOP/module/configfs.ko" "$top/module/" &&
-	cp "$TOP/tools/configfs/configfs" "$top/tools/configfs/" &&
-	cp "$TOP"/bench/clients-*.py "$top/bench/" &&
-	echo "$top"
-}
-
 guest() {
 	GUEST_APPEND="modprobe.blacklist=configfs oops=panic" \
 	QEMU_MEM=${QEMU_MEM:-3072} \
@@ -142,7 +124,10 @@ done
 "$TOP/scripts/fetch-targetcli.sh" "$tcli" > "$out/fetch.log" 2>&1 ||
 	tap_fail bench_clients:targetcli_fetched "$out/fetch.log"
 tap_ok bench_clients:targetcli_fetched
-gtop=$(guest_top) || { echo "bench-clients: cannot copy the tree" >&2; exit 1; }
+# What the guest reads of the checkout (a copy from one under /tmp).
+gtop=$(guest_top bench-clients module/configfs.ko tools/configfs/configfs \
+	'bench/clients-*.py') ||
+	{ echo "bench-clients: cannot copy the tree" >&2; exit 1; }
 nvbin='' nvpy=''
 if [ "$subsys" -gt 0 ]; then
 	find_nvmetcli > "$out/nvmetcli.log" 2>&1 ||
@@ -150,7 +135,7 @@ if [ "$subsys" -gt 0 ]; then
 	tap_ok bench_clients:nvmetcli_found
 fi
 
-echo "# bench-clients: LUNs $luns (restored by $lio_restore)," \
+echo "# bench-clients: LUNs ${luns:-none} (restored by $lio_restore)," \
 	"subsystems $subsys, $rounds round(s) of $systems;" \
 	"guest timeout ${tmo}s, step ${step_tmo}s"
 t0=$(date +%s)

@@ -14,6 +14,8 @@ set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}" "${KVER:?}"
 # shellcheck source=tests/harness/tap-lib.sh
 . "$TOP/tests/harness/tap-lib.sh"
+# shellcheck source=scripts/guest-top.sh
+. "$TOP/scripts/guest-top.sh"
 out=${CHECK_OUT:-$BUILD/check}/targetcli
 tcli=$CNG_CACHE/targetcli
 mkdir -p "$out"
@@ -21,6 +23,8 @@ mkdir -p "$out"
 "$TOP/scripts/fetch-targetcli.sh" "$tcli" > "$out/fetch.log" 2>&1 ||
 	tap_fail targetcli:fetch "$out/fetch.log"
 tap_ok targetcli:fetch
+gtop=$(guest_top targetcli module/configfs.ko tools/configfs/configfs) ||
+	{ echo "check-targetcli: cannot copy the tree" >&2; exit 1; }
 
 ncf=0
 for cf in ${CONFIGFS:-ours stock}; do
@@ -32,7 +36,7 @@ for cf in ${CONFIGFS:-ours stock}; do
 		GUEST_APPEND="modprobe.blacklist=configfs oops=panic" \
 		"$TOP/scripts/debian-guest.sh" \
 		--kver "$KVER" --timeout 1500 --console "$out/console-$cf.log" \
-		"$TOP/tests/debian/targetcli.sh" "$TOP" "$cf" "$tcli"
+		"$TOP/tests/debian/targetcli.sh" "$gtop" "$cf" "$tcli"
 	tap_console_clean "targetcli_on_$cf:the_kernel_reported_nothing" \
 		"$out/console-$cf.log"
 	ncf=$((ncf + 1))

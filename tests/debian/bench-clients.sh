@@ -47,7 +47,7 @@
 # Usage: bench-clients.sh TOP TCLI NVBIN NVPY SYSTEMS ROUNDS LUNS SUBSYS TMO \
 #                         LIO_RESTORE
 #   TOP      the project's checkout (read through the host's root), or
-#            the copy of what is used of it (scripts/bench-clients.sh)
+#            the copy of what is used of it (scripts/guest-top.sh)
 #   TCLI     where targetcli-fb and python3-rtslib-fb were unpacked
 #   NVBIN    nvmetcli's script; NVPY the folder holding its nvmet package
 #   SYSTEMS  "stock ours" (the order of odd rounds)

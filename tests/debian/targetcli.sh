@@ -14,7 +14,8 @@
 # reboots, which runs this script again: it then fails at once.
 #
 # Usage: targetcli.sh TOP WHICH TCLI
-#   TOP    the project's checkout (read through the host's root)
+#   TOP    the project's checkout (read through the host's root), or
+#          the copy of what is used of it (scripts/guest-top.sh)
 #   WHICH  ours or stock: the configfs module under the tree
 #   TCLI   where targetcli-fb and python3-rtslib-fb were unpacked
 set -u
