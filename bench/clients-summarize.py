@@ -27,6 +27,7 @@ WALKS_AND_TOOL = [
 
 STEPS = {
     "lio": [
+        ("py_start", "python3 importing configshell (no configfs work)"),
         ("tcli_start_empty", "targetcli version, empty tree (its start)"),
         ("tcli_restore", "targetcli restoreconfig FILE"),
         ("tcli_start_full", "targetcli version, full tree (start + its walk)"),
@@ -36,7 +37,8 @@ STEPS = {
         ("tcli_clear", "targetcli clearconfig"),
     ],
     "nvmet": [
-        ("nv_start", "python3 importing nvmetcli's modules"),
+        ("nv_start", "python3 importing nvmetcli's modules (no configfs "
+         "work)"),
         ("nv_restore", "nvmetcli restore FILE"),
         ("nv_save", "nvmetcli save"),
     ] + WALKS_AND_TOOL + [
@@ -45,6 +47,9 @@ STEPS = {
     ],
 }
 UNIT = {"lio": "LUNs", "nvmet": "subsystems"}
+# The step of each run that does no configfs work: what its ours/stock
+# reads is the noise of that run's host, the same for every step.
+NULL_STEP = {"lio": "py_start", "nvmet": "nv_start"}
 # A step another may stand for (BENCH_CLIENTS_LIO_RESTORE=memo).
 INSTEAD = {"tcli_restore": ("rts_restore_memo",
                             "rtslib's restore FILE, its lookup memoised")}
@@ -85,6 +90,17 @@ def sec(ms):
 
 def ratio(x):
     return "%.2f" % x
+
+
+def ratios(fig, rounds, client, n, step):
+    """ours/stock of a step, one per round that has both figures."""
+    q = []
+    for r in range(1, rounds + 1):
+        o = fig.get(("ours", r, client, n, step, "real"))
+        st = fig.get(("stock", r, client, n, step, "real"))
+        if o is not None and st:
+            q.append(o / st)
+    return q
 
 
 def main(argv):
@@ -145,6 +161,8 @@ def main(argv):
             sep += "---:|"
         p(hdr)
         p(sep)
+        q0 = ratios(fig, rounds, client, n, NULL_STEP[client]) if both else []
+        noise = max(abs(x - 1) for x in q0) if q0 else None
         for step, what in steps_of(client, n, fig):
             line = "| %s (`%s`) |" % (what, step)
             for s in systems:
@@ -160,17 +178,21 @@ def main(argv):
                     cell(real, sec), us,
                     "-" if not gsys else sec(median(gsys)))
             if both:
-                q = []
-                for r in range(1, rounds + 1):
-                    o = fig.get(("ours", r, client, n, step, "real"))
-                    st = fig.get(("stock", r, client, n, step, "real"))
-                    if o is not None and st:
-                        q.append(o / st)
+                q = ratios(fig, rounds, client, n, step)
                 c = cell(q, ratio)
-                if q and median(q) > 1:
+                if step == NULL_STEP[client]:
+                    c += " (the noise)"
+                elif q and median(q) > 1 + (noise or 0):
                     c += " **slower**"
+                elif q and median(q) > 1:
+                    c += " (within the noise)"
                 line += " %s |" % c
             p(line)
+        if noise is not None:
+            p("")
+            p("Noise: `%s` does no configfs work, yet its ours/stock read "
+              "%s: a ratio within %.2f of 1 is no difference." %
+              (NULL_STEP[client], cell(q0, ratio), noise))
     if missing:
         p("")
         p("Missing figures (a step that failed or never ran):")

@@ -18,7 +18,8 @@
 #   target/loopback/naa.5001405c0ffee000/tpgt_1/   (tcm_loop, its nexus)
 #     lun/lun_I/<alias> -> ../../../../../../target/core/rd_mcp_I/benchI
 #
-# steps: targetcli version (startup, empty tree), restoreconfig FILE (or,
+# steps: python's start with configshell (no configfs work: the run's
+# noise), targetcli version (startup, empty tree), restoreconfig FILE (or,
 # with LIO_RESTORE "memo", bench/clients-restore.py FILE: the same restore
 # without rtslib's N * N reads of the HBA directories),
 # version again (startup on the full tree), saveconfig s1; configfs tree
@@ -33,7 +34,8 @@
 #   nvmet/ports/1/ (tcp, 127.0.0.1:4420: Debian's kernel has no nvme-loop)
 #     subsystems/<nqn> -> each subsystem
 #
-# steps: python's start with nvmetcli's modules, nvmetcli restore FILE,
+# steps: python's start with nvmetcli's modules (no configfs work: the
+# run's noise), nvmetcli restore FILE,
 # save s1, the walks, our save, rm --all, restore, nvmetcli save s2 (must
 # equal s1), clear.
 #
@@ -271,6 +273,8 @@ run_lio() {	# run_lio N
 		restore=(tcli_restore "${TCLI_CMD[@]}" restoreconfig
 			savefile="$W/lio-$1.json")
 	fi
+	# No configfs work: its ours/stock is the noise (clients-summarize.py).
+	step py_start "$PY" -c 'import configshell' &&
 	step tcli_start_empty "${TCLI_CMD[@]}" version &&
 	step "${restore[@]}" &&
 	lio_has "$1" && attrs target &&
