@@ -34,6 +34,15 @@ set -u
 only=${1:-all}
 t0=$(date +%s)
 out=${CHECK_OUT:-$BUILD/check}	# two runs at once need two of these
+# A second run in the same folder would empty it under the first (seen:
+# make check-targetcli beside make check-intree): it is refused instead.
+mkdir -p "$(dirname "$out")"
+exec {check_lock}> "$out.lock"
+flock -n "$check_lock" || {
+	echo "check.sh: another run is using $out; give this one" \
+		"CHECK_OUT=DIR" >&2
+	exit 2
+}
 rm -rf "$out"
 mkdir -p "$out"
 counter=$out/counter
