@@ -142,7 +142,7 @@ def main(argv):
     p("within each round, then its median. user/sys: the command's own "
       "CPU seconds (with its children),")
     p("median; guest sys: the whole guest's kernel CPU time in the step "
-      "(both vCPUs, 10 ms ticks).")
+      "(all its vCPUs, 10 ms ticks).")
     both = "ours" in systems and "stock" in systems
     for client, n in runs:
         p("")
