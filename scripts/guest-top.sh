@@ -12,7 +12,7 @@
 # shellcheck shell=bash
 
 guest_top() {
-	local top=$CNG_CACHE/guest-top/$1 pattern files f
+	local top=$CNG_CACHE/guest-top/${1:?guest_top: no NAME} pattern files f
 	shift
 
 	case $(realpath -m "$TOP")/ in
