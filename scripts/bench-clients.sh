@@ -36,6 +36,8 @@ set -u
 . "$TOP/tests/harness/tap-lib.sh"
 # shellcheck source=scripts/guest-top.sh
 . "$TOP/scripts/guest-top.sh"
+# shellcheck source=scripts/host-load.sh
+. "$TOP/scripts/host-load.sh"
 
 if [ "${BENCH_CLIENTS_QUICK:-0}" = 1 ]; then
 	luns=${BENCH_CLIENTS_N-20} subsys=${BENCH_CLIENTS_M:-20}
@@ -139,6 +141,7 @@ echo "# bench-clients: LUNs ${luns:-none} (restored by $lio_restore)," \
 	"subsystems $subsys, $rounds round(s) of $systems;" \
 	"guest timeout ${tmo}s, step ${step_tmo}s"
 t0=$(date +%s)
+host_load_mark
 tap_stream bench_clients_guest guest | tee "$out/stream.tap"
 echo "# bench-clients: the guest took $(( $(date +%s) - t0 )) s"
 
@@ -151,6 +154,7 @@ echo "# bench-clients: the guest took $(( $(date +%s) - t0 )) s"
 	"$(date -u '+%Y-%m-%d %H:%M UTC')" > "$out/summary.md" \
 	2> "$out/missing.log"
 rc=$?
+{ echo; host_load_line; } >> "$out/summary.md"
 sed 's/^/# /' "$out/summary.md"
 failed=0
 if [ "$rc" -eq 0 ]; then

@@ -43,6 +43,9 @@ echo "bench/smp-in-guest.sh 7200" > "$out/smp.list"
 
 LIST=$out/smp.list EXTRA_LIST=$out/initramfs.list \
 	"$TOP/tests/harness/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+# shellcheck source=scripts/host-load.sh
+. "$TOP/scripts/host-load.sh"
+host_load_mark
 t0=$(date +%s)
 rm -rf "$out/run"
 "$TOP/tests/harness/run.sh" --kernel "$KIMG/boot/vmlinuz-$KVER" \
@@ -171,6 +174,7 @@ END {
 		}
 	}
 }' "$out/results.csv" > "$out/summary.md"
+{ echo; host_load_line; } >> "$out/summary.md"
 
 cat "$out/summary.md"
 echo

@@ -79,6 +79,9 @@ LIST=$out/bench.list EXTRA_LIST=$TOP/bench/initramfs.list \
 # Benchmarks run without the debugging allocator of the test suite: it
 # changes both the times and the sizes. slab_nomerge keeps each cache on
 # its own line of /proc/slabinfo.
+# shellcheck source=scripts/host-load.sh
+. "$TOP/scripts/host-load.sh"
+host_load_mark
 t0=$(date +%s)
 echo "bench: booting (rounds=$rounds, N=$ns)" >&2
 rm -rf "$out/run"
@@ -107,6 +110,7 @@ fi
 
 awk -F, -f "$TOP/bench/summarize.awk" -v plotdir="$out" \
 	"$out/results.csv" > "$out/summary.md"
+{ echo; host_load_line; } >> "$out/summary.md"
 
 if command -v gnuplot > /dev/null; then
 	gnuplot -e "dir='$out'" "$TOP/bench/mkdir.gp" ||
