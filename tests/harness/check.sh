@@ -20,8 +20,10 @@
 # 300 seeds of the differential fuzzer (ours against stock, one boot)
 # and 20 concurrent seeds of 4 processes,
 # one round of the benchmark's quick set, the demo of `make run`, the
-# runner's self-test, the real clients' benchmark on 20 LUNs, and the
-# debug kernel suites. Expects the environment of the top Makefile
+# runner's self-test, the real clients' benchmark on 20 LUNs, the
+# debug kernel suites, and the kernel patch series built in and booted
+# (make check-intree's quick form, its build beside the rest at the
+# lowest priority). Expects the environment of the top Makefile
 # (TOP, BUILD, KDIR, KIMG, KVER, KSRC, CONFIGFS).
 #
 # Each script's TAP is counted against its plan, and a script that fails
@@ -245,7 +247,9 @@ lint_steps() {
 lint_series() {
 	local cp=$KSRC/scripts/checkpatch.pl p
 
-	"$TOP/scripts/series.sh" "$out/series" > /dev/null || return 1
+	# Not while a check-intree build reads the tree series.sh rewrites.
+	flock "$CNG_CACHE/intree-tree.lock" \
+		"$TOP/scripts/series.sh" "$out/series" > /dev/null || return 1
 	for p in "$out"/series/0*.patch; do
 		case ${p##*/} in 0000-*) continue ;; esac
 		perl "$cp" --strict --no-tree --quiet --show-types \
@@ -391,11 +395,12 @@ arm64_quick_start() {
 		"$TOP/scripts/prereqs.sh" > "$out/arm64-quick-prereqs.log" 2>&1
 	tap_start "$out/arm64-quick.tap" env CROSS_QUICK=1 CROSS_ARCH=arm64 \
 		CHECK_OUT="$out" "$TOP/scripts/check-cross.sh"
+	arm64_quick_pid=$!
 }
 
 arm64_quick_result() {
 	echo "# arm64 quick form (scripts/check-cross.sh, CROSS_QUICK=1)"
-	wait
+	wait "$arm64_quick_pid"
 	tap_stream arm64_quick tap_replay "$out/arm64-quick.tap"
 }
 
@@ -417,11 +422,12 @@ bench_clients_quick() {
 # is shown after the second kernel's, as the arm64 quick form's is.
 bench_clients_quick_start() {
 	tap_start "$out/bench-clients-quick.tap" bench_clients_quick_stream
+	bench_clients_quick_pid=$!
 }
 
 bench_clients_quick_result() {
 	echo "# real clients' benchmark, quick form (scripts/bench-clients.sh)"
-	wait
+	wait "$bench_clients_quick_pid"
 	tap_stream bench_clients_quick tap_replay "$out/bench-clients-quick.tap"
 }
 
@@ -437,6 +443,34 @@ bench_clients_quick_stream() {
 		BENCH_OUT=$out/bench-clients "$TOP/scripts/bench-clients.sh" |
 		grep -v '^# csv: '
 	return "${PIPESTATUS[0]}"
+}
+
+# make check-intree's quick form (issue 35): the series applied to
+# linux-source-6.12 and built with configfs built in, booted, the
+# conformance list, the nvmet client and the kernel selftest. Its build
+# (a whole kernel: minutes on two cores, cold) is started once lint has
+# written the series, at the lowest priority, on the cycles the guests
+# leave; the patches one by one are make check-intree's. Its boot comes
+# last, when nothing else runs. It is ours built in: not when CONFIGFS
+# leaves ours out.
+intree_quick_start() {
+	intree_quick_pid=
+	[[ " $CONFIGFS " == *" ours "* ]] || return 0
+	tap_start "$out/intree-quick-build.tap" nice -n 19 env \
+		INTREE_MODE=quick INTREE_EACH=0 INTREE_PHASE=build CHECK_OUT="$out" \
+		"$TOP/scripts/check-intree.sh"
+	intree_quick_pid=$!
+}
+
+intree_quick_result() {
+	[ -n "$intree_quick_pid" ] || return 0
+	echo "# the series built in (scripts/check-intree.sh, quick form)"
+	wait "$intree_quick_pid"
+	tap_stream intree_quick_build tap_replay "$out/intree-quick-build.tap"
+	# A build that failed has said so: there is nothing to boot.
+	[ "$(cat "$out/intree-quick-build.tap.rc" 2> /dev/null)" = 0 ] || return 0
+	tap_stream intree_quick env INTREE_MODE=quick INTREE_PHASE=boot \
+		CHECK_OUT="$out" "$TOP/scripts/check-intree.sh"
 }
 
 fuzz_steps() {
@@ -491,6 +525,7 @@ timed() {
 	short)	short_guests
 		timed bench_clients_quick ;;
 	*)	timed lint_steps arm64_quick_start
+		intree_quick_start
 		timed host_tests
 		timed step deb_packages_build_lintian_clean deb_packages
 		timed deb_contents
@@ -499,7 +534,8 @@ timed() {
 		timed second_kernel
 		timed bench_clients_quick_result
 		timed short_guests
-		timed debug_suites "${CONFIGFS%% *}" ;;
+		timed debug_suites "${CONFIGFS%% *}"
+		timed intree_quick_result ;;
 	esac
 } | "$TOP/tests/harness/tap-judge.sh" | tap
 
