@@ -27,8 +27,13 @@ repo=$CNG_CACHE/series-6.12
 
 say() { echo "series: $*" >&2; }
 die() { say "$*"; exit 1; }
+# No automatic gc: the pristine tree is about 90,000 loose objects, and
+# the first commit after it would start a repack of the whole kernel in
+# the background (minutes of both cores, unniced, holding the caller's
+# lock fds). Loose objects cost this copy nothing but disk.
 g() { git -C "$repo" -c user.name="configfs-ng" \
-	-c user.email="configfs-ng@localhost" "$@"; }
+	-c user.email="configfs-ng@localhost" \
+	-c gc.auto=0 -c maintenance.auto=false "$@"; }
 
 exec 9> "$CNG_CACHE/series.lock"
 flock 9

@@ -248,7 +248,8 @@ lint_series() {
 	local cp=$KSRC/scripts/checkpatch.pl p
 
 	# Not while a check-intree build reads the tree series.sh rewrites.
-	flock "$CNG_CACHE/intree-tree.lock" \
+	# -o: what series.sh leaves running must not hold the lock.
+	flock -o "$CNG_CACHE/intree-tree.lock" \
 		"$TOP/scripts/series.sh" "$out/series" > /dev/null || return 1
 	for p in "$out"/series/0*.patch; do
 		case ${p##*/} in 0000-*) continue ;; esac
