@@ -11,7 +11,8 @@
 # Environment: TOP, BUILD, CNG_CACHE, CONFIGFS; DEBUG_LISTS (default: the
 # lists below; a list named and missing fails); DEBUG_SELFTEST=0 (no
 # self-test); DEBUG_SHARDS (parts each module's list is cut into, 3) and
-# DEBUG_GUESTS (guests at once, the host's cores).
+# DEBUG_GUESTS (guests at once, the host's cores); DEBUG_ALSO (one more
+# job for the same guests, below).
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 out=${CHECK_OUT:-$BUILD/check}/debug
@@ -44,13 +45,18 @@ eval "$(sed -n 's/^\([A-Z_]*\) := \(.*\)$/\1=\2/p' "$out/kernel.env")"
 	tap_fail debug:build_module_and_samples "$out/build.log"
 tap_ok debug:build_module_and_samples
 
-export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
-export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
-export TESTMODS_DIR=$dbuild/testmods.ko
-export DRIVERS_DIR=$dbuild/drivers.ko
-export HELPERS_KO=$dbuild/helpers/configfs_helpers.ko
-export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
-export APPEND="kmemleak=on ${APPEND:-}"
+# guest_env: the debug guests' settings (the debug kernel, the builds
+# for it, KASAN's longer timeouts and larger memory, kmemleak on), set in
+# each of their jobs' own shell: DEBUG_ALSO runs with the caller's.
+guest_env() {
+	export KERNEL=$DKIMG KIMG=$DKMODS KVER=$DKVER
+	export MODULE_KO=$dbuild/module/configfs.ko SAMPLES_DIR=$dbuild/samples.ko
+	export TESTMODS_DIR=$dbuild/testmods.ko
+	export DRIVERS_DIR=$dbuild/drivers.ko
+	export HELPERS_KO=$dbuild/helpers/configfs_helpers.ko
+	export TIMEOUT_SCALE=${TIMEOUT_SCALE:-4} QEMU_MEM=${QEMU_MEM:-1536}
+	export APPEND="kmemleak=on ${APPEND:-}"
+}
 
 ntests=$(grep -cv '^[[:space:]]*\(#\|$\)' "$out/check.list")
 
@@ -79,21 +85,36 @@ for cf in ${CONFIGFS:-ours stock}; do
 	done
 	ncf=$((ncf + 1))
 done
+# DEBUG_ALSO: a command (words, without quoting) run as the queue's last
+# job, so on the core the first worker to run out of parts would leave
+# idle; its output goes to $out/also.tap, its status to also.tap.rc,
+# its errors to also.log. make check's boot of the series built in (a
+# guest of its own kernel).
+[ -z "${DEBUG_ALSO:-}" ] || jobs+=(also)
 
-# run_job JOB: the self-test, or part S of module CF's list ("CF:S"),
-# its TAP to $out/JOB.tap (and .rc).
+# run_job JOB: the self-test, part S of module CF's list ("CF:S") or
+# DEBUG_ALSO, its TAP to $out/JOB.tap (and .rc).
 run_job() {
 	local cf=${1%:*} s=${1#*:}
+	if [ "$1" = also ]; then
+		# shellcheck disable=SC2086 # words, as documented above
+		tap_start "$out/also.tap" $DEBUG_ALSO 2> "$out/also.log"
+		wait
+		return
+	fi
+	(
+	guest_env
 	if [ "$1" = selftest ]; then
 		LABEL="debug-selftest:" "$TOP/tests/harness/guest-suite.sh" \
 			"${CONFIGFS%% *}" "$TOP/tests/harness/selftest-debug.list" \
 			"$out/selftest" > "$out/selftest.tap" 2>&1
-		return
+		exit
 	fi
 	tap_start "$out/guest-$cf-$s.tap" env LABEL="debug-$cf:" \
 		"$TOP/tests/harness/guest-suite.sh" "$cf" "$out/check-$s.list" \
 		"$out/guest-$cf-$s"
 	wait
+	)
 }
 
 # worker: take the next job of the queue until none is left.

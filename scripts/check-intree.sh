@@ -34,13 +34,15 @@
 #
 # INTREE_PHASE=build: stop once the kernel, the samples and the selftest
 # are built; INTREE_PHASE=boot: boot what that phase left in the output
-# folder and run the lists. make check runs the build at the lowest
-# priority on the cycles its guests leave, and the boot at its end.
-# Unset: both, one after the other.
+# folder and run the lists; with INTREE_WAIT_FOR=FILE, once FILE exists
+# (make check's record of the build phase's exit status). make check
+# runs the build at the lowest priority on the cycles its guests leave,
+# and the boot beside the debug suites' last part. Unset: both, one
+# after the other.
 #
 # Environment: TOP, BUILD, CNG_CACHE; INTREE_MODE; INTREE_LISTS (in place
 # of the mode's lists); INTREE_MODULAR; INTREE_AT; INTREE_EACH;
-# INTREE_PHASE.
+# INTREE_PHASE; INTREE_WAIT_FOR.
 set -u
 : "${TOP:?run me through make}" "${BUILD:?}" "${CNG_CACHE:?}"
 mode=${INTREE_MODE:-full}
@@ -211,6 +213,9 @@ intree_build() {
 
 # The boot needs the build phase's mark that it ended well, made last.
 if [ "$phase" = boot ]; then
+	while [ -n "${INTREE_WAIT_FOR:-}" ] && [ ! -e "$INTREE_WAIT_FOR" ]; do
+		sleep 5
+	done
 	[ -f "$out/built" ] || {
 		echo "no kernel built by INTREE_PHASE=build in $out" > "$out/boot.log"
 		tap_fail intree:kernel_was_built "$out/boot.log"
