@@ -61,9 +61,12 @@ modules_loaded() {
 
 # The kernel's page size in bytes (busybox has no getconf): a text
 # attribute's size and the most a show can write are one page, 64K on
-# Debian's ppc64el kernels.
+# Debian's ppc64el kernels. Read from the auxiliary vector's AT_PAGESZ
+# (type 6; pairs of 64-bit words), which every kernel with /proc has:
+# /proc/self/smaps needs CONFIG_PROC_PAGE_MONITOR, which the debug and
+# in-tree kernels (allnoconfig and a fragment) lack.
 page_size() {
-	awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps
+	od -An -tu8 -w16 /proc/self/auxv | awk '$1 == 6 { print $2; exit }'
 }
 
 # A test must leave loaded only what it found loaded: init fails it
