@@ -106,7 +106,7 @@ hid_cleanup() {
 		rmdir_if $H || c_rc=1
 	fi
 	rm -f $DESC /tmp/hid.1 /tmp/hid.2 /tmp/hid.p
-	if [ -n "${HID_MODS_BEFORE:-}" ]; then
+	if [ "${HID_MODS_BEFORE+set}" = set ]; then
 		unload_since "$HID_MODS_BEFORE" || c_rc=1
 	fi
 	return $c_rc

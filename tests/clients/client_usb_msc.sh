@@ -105,7 +105,7 @@ msc_cleanup() {
 		rmdir_if $G || c_rc=1
 	fi
 	rm -f $IMG /tmp/cross.pat
-	if [ -n "${MSC_MODS_BEFORE:-}" ]; then
+	if [ "${MSC_MODS_BEFORE+set}" = set ]; then
 		wait_for 20 no_disk || c_rc=1
 		unload_since "$MSC_MODS_BEFORE" || c_rc=1
 	fi

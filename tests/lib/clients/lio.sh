@@ -114,7 +114,7 @@ lio_cleanup() {
 	rm -f $LIO_IMG /tmp/cross.pat
 	# shellcheck disable=SC2086
 	unload $LIO_MODULES || c_rc=1
-	if [ -n "${LIO_MODS_BEFORE:-}" ]; then
+	if [ "${LIO_MODS_BEFORE+set}" = set ]; then
 		unload_since "$LIO_MODS_BEFORE" || c_rc=1
 	fi
 	return $c_rc

@@ -87,7 +87,7 @@ netconsole_cleanup() {
 	c_rc=0
 	[ -d $NC ] && { rmdir_if $NC/$NETCON_TARGET || c_rc=1; }
 	unload netconsole || c_rc=1
-	if [ -n "${NETCON_MODS_BEFORE:-}" ]; then
+	if [ "${NETCON_MODS_BEFORE+set}" = set ]; then
 		unload_since "$NETCON_MODS_BEFORE" || c_rc=1
 	fi
 	[ -n "${NETCON_OLD_RL:-}" ] && put $NETCON_SYS/route_localnet \

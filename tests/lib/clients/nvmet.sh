@@ -162,7 +162,7 @@ nvmet_cleanup() {
 	rm -f $NVMET_IMG /tmp/nvmet.pat
 	# shellcheck disable=SC2086
 	unload $NVMET_MODULES || c_rc=1
-	if [ -n "${NVMET_MODS_BEFORE:-}" ]; then
+	if [ "${NVMET_MODS_BEFORE+set}" = set ]; then
 		unload_since "$NVMET_MODS_BEFORE" || c_rc=1
 	fi
 	return $c_rc

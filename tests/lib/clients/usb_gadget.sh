@@ -163,7 +163,7 @@ usb_cleanup() {
 	fi
 	# shellcheck disable=SC2086
 	unload $USB_MODULES || c_rc=1
-	if [ -n "${USB_MODS_BEFORE:-}" ]; then
+	if [ "${USB_MODS_BEFORE+set}" = set ]; then
 		unload_since "$USB_MODS_BEFORE" || c_rc=1
 	fi
 	return $c_rc
