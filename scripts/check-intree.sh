@@ -213,6 +213,8 @@ intree_build() {
 
 # The boot needs the build phase's mark that it ended well, made last.
 if [ "$phase" = boot ]; then
+	# Unbounded: make check's tap_start writes the file however the
+	# build ends; only a kill of make check itself leaves it missing.
 	while [ -n "${INTREE_WAIT_FOR:-}" ] && [ ! -e "$INTREE_WAIT_FOR" ]; do
 		sleep 5
 	done
