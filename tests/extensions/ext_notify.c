@@ -25,6 +25,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -347,45 +348,60 @@ out:
 /*
  * Pollers of files below a directory that goes. Each file gets a poll()
  * and an epoll_wait() of its own, in a child, for up to GONE_WAIT_MS; the
- * removal must wake both, and they must be done within GONE_AFTER_S of
- * the removal's return, however long the removal itself took (a debug
- * kernel on a loaded host: the in-tree full form's second run saw a
- * 10 s budget counted from the children's start run out). At its
- * timeout poll() asks the file once more and would see POLLERR even if
- * nobody woke it, so a poll() that returned only near its timeout
- * counts as not woken; epoll_wait() returns 0 then.
+ * removal must wake both with POLLERR, within GONE_AFTER_S of its return
+ * however long the removal itself took. Each child stamps when it went to
+ * sleep and when it came back in memory shared with the parent, and the
+ * parent judges by those stamps, not by when the child is reaped: on a
+ * debug kernel on a loaded host every poller was back within 0.15 s of the
+ * removal, yet the fourteen exits that followed took more than 10 s of
+ * the starved guest's time. An exit that never ends is a hang, told with
+ * the child's kernel stack. At its timeout poll()
+ * asks the file once more and would see POLLERR even if nobody woke it,
+ * so a poller back only then counts as not woken; epoll_wait() returns 0.
+ * A case that fails takes GONE_WAIT_MS: two fit in the list's budget.
  */
-#define GONE_WAIT_MS	60000
+#define GONE_WAIT_MS	30000
 #define GONE_AFTER_S	10
+/* How long after its poll() times out a child may take to be reaped. */
+#define GONE_EXIT_S	30
 #define RT		T "/rt_gone"
+
+/* What a poller did, on now()'s clock: 0 until it did. */
+struct gone_stamp {
+	double asleep;
+	double back;
+	int events;
+};
 
 struct gone_poller {
 	const char *path;
 	int fd;
-	pid_t pid[2];	/* poll(), epoll_wait() */
+	pid_t pid[2];			/* poll(), epoll_wait() */
+	int status[2];			/* from waitpid(), or -1 */
+	struct gone_stamp *stamp;	/* [2], shared with the children */
 };
+
+static const char *const gone_how[] = { "poll", "epoll_wait" };
 
 static void gone_child(struct gone_poller *p, bool use_epoll)
 {
 	struct epoll_event ee = { .events = EPOLLPRI };
-	double t0 = now(), took;
-	int ep, n, ev;
+	struct gone_stamp *stamp = &p->stamp[use_epoll];
+	int ep, n;
 
 	if (use_epoll) {
 		ep = epoll_create1(0);
 		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, p->fd, &ee))
 			_exit(2);
+		stamp->asleep = now();
 		n = epoll_wait(ep, &ee, 1, GONE_WAIT_MS);
-		ev = n == 1 ? ee.events : 0;
+		stamp->events = n == 1 ? ee.events : 0;
 	} else {
-		ev = wait_pri(p->fd, GONE_WAIT_MS);
+		stamp->asleep = now();
+		stamp->events = wait_pri(p->fd, GONE_WAIT_MS);
 	}
-	took = now() - t0;
-	if ((ev & POLLERR) && took < GONE_WAIT_MS / 1000.0 - 1)
-		_exit(0);
-	say("%s: %s returned %#x after %.2f s", p->path,
-	    use_epoll ? "epoll_wait" : "poll", ev, took);
-	_exit(1);
+	stamp->back = now();
+	_exit(0);
 }
 
 /* Opens P's file and starts its pollers; false if it could not. */
@@ -414,33 +430,82 @@ static bool gone_start(struct gone_poller *p)
 	return true;
 }
 
-/*
- * Reaps P's pollers, closes its file; whether both were woken. One still
- * asleep at DEADLINE (now()'s clock) is killed and counts as not woken.
- */
-static bool gone_woken(struct gone_poller *p, double deadline)
+/* Tells what the kernel says of PID, a child not reaped in time. */
+static void gone_tell_stuck(pid_t pid)
 {
+	char path[64], buf[2048];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (slurp(path, buf, sizeof(buf)) > 0)
+		say("  stat: %s", buf);
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	if (slurp(path, buf, sizeof(buf)) > 0)
+		say("  stack:\n%s", buf);
+}
+
+/*
+ * Reaps every child of the N pollers P, killing (and telling) one still
+ * there at DEADLINE (now()'s clock); each one's status, or -1.
+ */
+static void gone_reap(struct gone_poller *p, int n, double deadline)
+{
+	int i, j, st, left = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 2; j++) {
+			p[i].status[j] = -1;
+			left += p[i].pid[j] > 0;
+		}
+	while (left && now() < deadline) {
+		usleep(20000);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < 2; j++) {
+				if (p[i].pid[j] <= 0 || p[i].status[j] != -1 ||
+				    waitpid(p[i].pid[j], &st, WNOHANG) != p[i].pid[j])
+					continue;
+				p[i].status[j] = st;
+				left--;
+			}
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 2; j++) {
+			if (p[i].pid[j] <= 0 || p[i].status[j] != -1)
+				continue;
+			say("%s: its %s poller hangs: not reaped %d s after its timeout",
+			    p[i].path, gone_how[j], GONE_EXIT_S);
+			gone_tell_stuck(p[i].pid[j]);
+			kill(p[i].pid[j], SIGKILL);
+			waitpid(p[i].pid[j], NULL, 0);
+		}
+}
+
+/*
+ * Whether P's pollers both came back with POLLERR by DEADLINE, and its
+ * file still says POLLERR; closes the file. T0 is the removal's start,
+ * from which times are told.
+ */
+static bool gone_woken(struct gone_poller *p, double t0, double deadline)
+{
+	struct gone_stamp *stamp;
 	bool ok = p->fd >= 0;
-	pid_t r;
-	int i, st;
+	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (p->pid[i] <= 0) {
+		stamp = &p->stamp[i];
+		if (p->pid[i] <= 0 || p->status[i] == -1)
 			ok = false;
+		else if (!WIFEXITED(p->status[i]) || WEXITSTATUS(p->status[i]))
+			say("%s: its %s poller failed (status %#x)", p->path,
+			    gone_how[i], p->status[i]);
+		else if (!stamp->back || stamp->back > deadline ||
+			 stamp->back - stamp->asleep > GONE_WAIT_MS / 1000 - 1 ||
+			 !(stamp->events & POLLERR))
+			say("%s: its %s poller, asleep at %+.2f s, was back at %+.2f s with %#x",
+			    p->path, gone_how[i], stamp->asleep - t0,
+			    stamp->back - t0, stamp->events);
+		else
 			continue;
-		}
-		while (!(r = waitpid(p->pid[i], &st, WNOHANG)) &&
-		       now() < deadline)
-			usleep(20000);
-		if (!r) {
-			say("%s: a poller still asleep %d s after the removal",
-			    p->path, GONE_AFTER_S);
-			kill(p->pid[i], SIGKILL);
-			r = waitpid(p->pid[i], &st, 0);
-			ok = false;
-		}
-		if (r != p->pid[i] || !WIFEXITED(st) || WEXITSTATUS(st))
-			ok = false;
+		ok = false;
 	}
 	if (p->fd >= 0) {
 		if (!(wait_pri(p->fd, 0) & POLLERR))
@@ -460,13 +525,20 @@ static void gone_wakes_all(struct gone_poller *p, int n,
 			   bool (*remove)(void))
 {
 	bool started = true, removed, woken = true;
+	struct gone_stamp *stamps;
 	double t0, took;
 	int i;
 
+	stamps = mmap(NULL, 2 * n * sizeof(*stamps), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT(stamps != MAP_FAILED);
+	if (case_failed)
+		return;
 	for (i = 0; i < n; i++) {
 		p[i].fd = -1;
 		p[i].pid[0] = 0;
 		p[i].pid[1] = 0;
+		p[i].stamp = &stamps[2 * i];
 	}
 	for (i = 0; i < n && started; i++)
 		started = gone_start(&p[i]);
@@ -479,8 +551,10 @@ static void gone_wakes_all(struct gone_poller *p, int n,
 	EXPECT(removed);
 	if (took > 2)
 		say("the removal took %.2f s", took);
+	gone_reap(p, n, t0 + took + GONE_WAIT_MS / 1000 + GONE_EXIT_S);
 	for (i = 0; i < n; i++)
-		woken &= gone_woken(&p[i], t0 + took + GONE_AFTER_S);
+		woken &= gone_woken(&p[i], t0, t0 + took + GONE_AFTER_S);
+	munmap(stamps, 2 * n * sizeof(*stamps));
 	EXPECT(woken);
 }
 
