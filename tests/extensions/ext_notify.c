@@ -355,10 +355,10 @@ out:
  * debug kernel on a loaded host every poller was back within 0.15 s of the
  * removal, yet the fourteen exits that followed took more than 10 s of
  * the starved guest's time. An exit that never ends is a hang, told with
- * the child's kernel stack. At its timeout poll()
- * asks the file once more and would see POLLERR even if nobody woke it,
- * so a poller back only then counts as not woken; epoll_wait() returns 0.
- * A case that fails takes GONE_WAIT_MS: two fit in the list's budget.
+ * the child's kernel stack. At its timeout poll() asks the file once
+ * more and would see POLLERR even if nobody woke it, so a poller back
+ * only then counts as not woken; epoll_wait() returns 0. A case that
+ * fails takes GONE_WAIT_MS: two fit in the list's budget.
  */
 #define GONE_WAIT_MS	30000
 #define GONE_AFTER_S	10
@@ -471,7 +471,7 @@ static void gone_reap(struct gone_poller *p, int n, double deadline)
 		for (j = 0; j < 2; j++) {
 			if (p[i].pid[j] <= 0 || p[i].status[j] != -1)
 				continue;
-			say("%s: its %s poller hangs: not reaped %d s after its timeout",
+			say("%s: its %s poller hangs: not reaped %d s past its timeout",
 			    p[i].path, gone_how[j], GONE_EXIT_S);
 			gone_tell_stuck(p[i].pid[j]);
 			kill(p[i].pid[j], SIGKILL);
@@ -480,33 +480,44 @@ static void gone_reap(struct gone_poller *p, int n, double deadline)
 }
 
 /*
- * Whether P's pollers both came back with POLLERR by DEADLINE, and its
- * file still says POLLERR; closes the file. T0 is the removal's start,
- * from which times are told.
+ * Whether P's poller I (0: poll(), 1: epoll_wait()) exited well, back
+ * with POLLERR by DEADLINE and before its own timeout; says why not. T0
+ * is the removal's start, from which times are told. One never reaped
+ * was told by gone_reap().
+ */
+static bool gone_poller_woken(struct gone_poller *p, int i, double t0,
+			      double deadline)
+{
+	struct gone_stamp *stamp = &p->stamp[i];
+
+	if (p->pid[i] <= 0 || p->status[i] == -1)
+		return false;
+	if (!WIFEXITED(p->status[i]) || WEXITSTATUS(p->status[i])) {
+		say("%s: its %s poller failed (status %#x)", p->path,
+		    gone_how[i], p->status[i]);
+		return false;
+	}
+	if (stamp->back && stamp->back <= deadline &&
+	    stamp->back - stamp->asleep < GONE_WAIT_MS / 1000 - 1 &&
+	    (stamp->events & POLLERR))
+		return true;
+	say("%s: its %s poller, asleep at %+.2f s, was back at %+.2f s with %#x",
+	    p->path, gone_how[i], stamp->asleep - t0, stamp->back - t0,
+	    stamp->events);
+	return false;
+}
+
+/*
+ * Whether both of P's pollers were woken (gone_poller_woken()) and its
+ * file still says POLLERR; closes the file.
  */
 static bool gone_woken(struct gone_poller *p, double t0, double deadline)
 {
-	struct gone_stamp *stamp;
 	bool ok = p->fd >= 0;
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		stamp = &p->stamp[i];
-		if (p->pid[i] <= 0 || p->status[i] == -1)
-			ok = false;
-		else if (!WIFEXITED(p->status[i]) || WEXITSTATUS(p->status[i]))
-			say("%s: its %s poller failed (status %#x)", p->path,
-			    gone_how[i], p->status[i]);
-		else if (!stamp->back || stamp->back > deadline ||
-			 stamp->back - stamp->asleep > GONE_WAIT_MS / 1000 - 1 ||
-			 !(stamp->events & POLLERR))
-			say("%s: its %s poller, asleep at %+.2f s, was back at %+.2f s with %#x",
-			    p->path, gone_how[i], stamp->asleep - t0,
-			    stamp->back - t0, stamp->events);
-		else
-			continue;
-		ok = false;
-	}
+	for (i = 0; i < 2; i++)
+		ok &= gone_poller_woken(p, i, t0, deadline);
 	if (p->fd >= 0) {
 		if (!(wait_pri(p->fd, 0) & POLLERR))
 			ok = false;
